@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# jvm-startup.sh -- what a warm pool saves per program start, measured side by side in one run:
+# `java ...` against `jvmreuse run ...` (same class path, same arguments, interleaved), for
+#   Hello        the smallest program;
+#   ConfigHeavy  a Hadoop task's set-up: builds a JobConf, parses an XML config, opens the local
+#                file system (about two thousand classes), run in the pool both with Hadoop's jars
+#                as the shared class path (the paper's design: Hadoop stays loaded) and without.
+# Every pooled run's stdout is checked against the stock run's. Prints medians and ratios.
+#
+# Settings: RUNS (default 15), WARMUP (default 3, per variant, not timed), SLOTS (default 2).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=job-scripts/lib/pool.sh
+source "$repo/job-scripts/lib/pool.sh"
+
+runs=${RUNS:-15}
+warmup=${WARMUP:-3}
+work=$(mktemp -d /tmp/jvmreuse-bench.XXXXXX)
+export JVMREUSE_SOCKET=$work/pool.sock JVMREUSE_SLOTS=${SLOTS:-2}
+
+cleanup() {
+    jvmreuse_pool_stop now || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+jvmreuse_load_build "$repo"
+workloads_jar=$(find "$repo/workloads/target" -maxdepth 1 -name 'workloads-*.jar' | head -n 1)
+hadoop_cp=$(find "$repo/workloads/target/lib" -name '*.jar' | sort | paste -sd: -)
+[[ -n $workloads_jar && -n $hadoop_cp ]] || { echo "workloads are not built: run job-scripts/build.sh" >&2; exit 1; }
+java=$(jvmreuse_java)
+
+config=$work/config.xml
+{
+    echo '<?xml version="1.0"?><configuration>'
+    for i in $(seq 200); do echo "<property><name>bench.key.$i</name><value>value-$i</value></property>"; done
+    echo '</configuration>'
+} >"$config"
+
+jvmreuse_pool_start
+
+# variant name -> command (word lists kept in arrays)
+hello_java=("$java" -cp "$workloads_jar" org.jvmreuse.workloads.Hello bench)
+hello_pool=("$JVMREUSE_CLIENT" run -cp "$workloads_jar" org.jvmreuse.workloads.Hello bench)
+heavy_java=("$java" -cp "$workloads_jar:$hadoop_cp" org.jvmreuse.workloads.ConfigHeavy "$config")
+heavy_pool=("$JVMREUSE_CLIENT" run --shared-cp "$hadoop_cp" -cp "$workloads_jar:$hadoop_cp"
+    org.jvmreuse.workloads.ConfigHeavy "$config")
+heavy_pool_unshared=("$JVMREUSE_CLIENT" run -cp "$workloads_jar:$hadoop_cp" org.jvmreuse.workloads.ConfigHeavy "$config")
+
+# Runs one command, appends its wall time in ms to the named file, checks its output.
+timed() {
+    local file=$1 expected=$2 start end out
+    shift 2
+    start=$EPOCHREALTIME
+    out=$("$@" 2>/dev/null </dev/null)
+    end=$EPOCHREALTIME
+    if [[ $out != "$expected" ]]; then
+        printf 'output differs from the stock run for: %s\n  expected: %s\n  got:      %s\n' "$*" "$expected" "$out" >&2
+        exit 1
+    fi
+    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >>"$work/$file"
+}
+
+hello_expected=$("${hello_java[@]}" 2>/dev/null </dev/null)
+heavy_expected=$("${heavy_java[@]}" 2>/dev/null </dev/null)
+
+echo "warming up the pool ($warmup runs of each pooled variant, not timed)..." >&2
+for _ in $(seq "$warmup"); do
+    timed warm "$hello_expected" "${hello_pool[@]}"
+    timed warm "$heavy_expected" "${heavy_pool[@]}"
+    timed warm "$heavy_expected" "${heavy_pool_unshared[@]}"
+done
+
+echo "measuring $runs interleaved runs of each variant..." >&2
+for i in $(seq "$runs"); do
+    timed hello_java "$hello_expected" "${hello_java[@]}"
+    timed hello_pool "$hello_expected" "${hello_pool[@]}"
+    timed heavy_java "$heavy_expected" "${heavy_java[@]}"
+    timed heavy_pool "$heavy_expected" "${heavy_pool[@]}"
+    timed heavy_pool_unshared "$heavy_expected" "${heavy_pool_unshared[@]}"
+    printf '\r  %d/%d' "$i" "$runs" >&2
+done
+echo >&2
+
+median() { sort -n "$work/$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+row() {
+    local label=$1 stock pool
+    stock=$(median "$2")
+    pool=$(median "$3")
+    awk -v l="$label" -v s="$stock" -v p="$pool" 'BEGIN { printf "%-44s %10.1f %10.1f %8.1fx\n", l, s, p, s / p }'
+}
+
+echo
+echo "JVM start-up, java vs jvmreuse run: medians of $runs runs (ms), $(nproc) cores, $("$java" -version 2>&1 | head -n 1)"
+printf '%-44s %10s %10s %9s\n' "program" "java" "pool" "ratio"
+row "Hello" hello_java hello_pool
+row "ConfigHeavy (Hadoop jars shared in the slot)" heavy_java heavy_pool
+row "ConfigHeavy (everything reloaded per run)" heavy_java heavy_pool_unshared
+echo
+"$JVMREUSE_CLIENT" status | grep -E '^(slots|runs|launch)'

@@ -1,0 +1,1031 @@
+/*
+ * jvmreuse: the command-line client of a node's pool of warm JVMs.
+ *
+ *   jvmreuse [--socket PATH] run [-v] [--wait-ms N] [--shared-cp CP] [java options] -cp CP MAIN [args...]
+ *   jvmreuse [--socket PATH] status | drain | stop [--now]
+ *
+ * `run` behaves like `java`: the program runs in a pool slot while this process relays
+ * its stdin/stdout/stderr through FIFOs and exits with the program's exit code.  When
+ * the pool cannot take the run, it execs a normal JVM with the same arguments instead.
+ * The protocol is described in docs/protocol.md.
+ *
+ * Written in C against libc only because it must start in about a millisecond: a JVM
+ * (or even a shell wrapper) would eat much of what the pool saves.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define MAX_PAYLOAD (1024 * 1024)   /* largest frame payload either side accepts */
+#define HEADER_LEN 4                /* big-endian payload length */
+#define RELAY_BUF (64 * 1024)
+#define DEFAULT_WAIT_MS 30000
+#define EXIT_USAGE 2
+#define BACKGROUND_RECHECK_MS 200
+
+static bool verbose;
+
+/* ---------------------------------------------------------------- messages */
+
+static void vsay(const char *fmt, va_list ap)
+{
+    fputs("jvmreuse: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(fmt, ap);
+    va_end(ap);
+}
+
+static noreturn void die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(fmt, ap);
+    va_end(ap);
+    exit(code);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n);
+    if (p == NULL)
+        die(1, "out of memory");
+    return p;
+}
+
+static char *xasprintf(const char *fmt, ...)
+{
+    char *s;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        die(1, "out of memory");
+    return s;
+}
+
+static void usage(FILE *to)
+{
+    fputs("usage: jvmreuse [--socket PATH] COMMAND\n"
+          "\n"
+          "commands:\n"
+          "  run [-v] [--wait-ms N] [--shared-cp LIBS] [java options] -cp CLASSPATH MAINCLASS [args...]\n"
+          "        run MAINCLASS in a warm JVM of the pool, like `java` would; without a\n"
+          "        usable pool, start a normal JVM instead.\n"
+          "        -v           tell on stderr where the run goes (or JVMREUSE_VERBOSE=1)\n"
+          "        --wait-ms N  wait at most N ms for a free slot (default 30000, or\n"
+          "                     JVMREUSE_WAIT_MS), then start a normal JVM\n"
+          "        --shared-cp LIBS  class path entries (also on -cp) whose classes the slot\n"
+          "                     keeps loaded across runs, statics included (or JVMREUSE_SHARED_CP)\n"
+          "        java options: -cp/-classpath/--class-path, -Dname=value; -Xmx/-Xms/-Xss/-Xmn,\n"
+          "        -XX:... (but -XX:+Print...), -server and -client are ignored (the pool's JVMs\n"
+          "        are already running); any other option, or JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS\n"
+          "        or _JAVA_OPTIONS in the environment, makes the run use a normal JVM.\n"
+          "  status              print the pool's state\n"
+          "  drain               stop accepting runs; running ones finish\n"
+          "  stop [--now]        drain and shut the pool down (--now: end running runs)\n"
+          "\n"
+          "The pool's socket is $JVMREUSE_SOCKET, else /tmp/jvmreuse-<uid>/pool.sock.\n"
+          "A normal JVM is $JAVA_HOME/bin/java, else java from PATH.\n",
+          to);
+}
+
+/* ------------------------------------------------------------------ frames */
+
+/* An outgoing message; data[0..HEADER_LEN) is reserved for the frame header. */
+struct msg {
+    char *data;
+    size_t len, cap;
+    bool too_big;   /* a field did not fit in MAX_PAYLOAD; the message must not be sent */
+};
+
+static void msg_append(struct msg *m, const char *s, size_t n)
+{
+    if (m->len + n > m->cap) {
+        while (m->len + n > m->cap)
+            m->cap = m->cap ? 2 * m->cap : 4096;
+        m->data = xrealloc(m->data, m->cap);
+    }
+    memcpy(m->data + m->len, s, n);
+    m->len += n;
+}
+
+/* Appends "key=value\0". */
+static void msg_add(struct msg *m, const char *key, const char *value)
+{
+    size_t klen = strlen(key), vlen = strlen(value);
+    if (m->too_big || klen + vlen + 2 > HEADER_LEN + MAX_PAYLOAD - m->len) {
+        m->too_big = true;
+        return;
+    }
+    msg_append(m, key, klen);
+    msg_append(m, "=", 1);
+    msg_append(m, value, vlen + 1);
+}
+
+static void msg_init(struct msg *m, const char *type)
+{
+    *m = (struct msg){ 0 };
+    msg_append(m, "\0\0\0\0", HEADER_LEN);
+    msg_append(m, type, strlen(type) + 1);
+}
+
+/* Sends all of buf; MSG_NOSIGNAL turns a closed peer into EPIPE instead of SIGPIPE. */
+static int send_all(int sock, const char *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = send(sock, buf, n, MSG_NOSIGNAL);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        buf += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int msg_send(int sock, struct msg *m)
+{
+    uint32_t n = (uint32_t)(m->len - HEADER_LEN);
+    unsigned char *h = (unsigned char *)m->data;
+    h[0] = (unsigned char)(n >> 24);
+    h[1] = (unsigned char)(n >> 16);
+    h[2] = (unsigned char)(n >> 8);
+    h[3] = (unsigned char)n;
+    return send_all(sock, m->data, m->len);
+}
+
+/* An incoming message: NUL-terminated strings, the first one the type. */
+struct frame {
+    char *data;
+    size_t len;
+    size_t fields;  /* offset of the first field */
+};
+
+enum { FRAME_BAD = -1, FRAME_EOF = 0, FRAME_OK = 1 };
+
+/* Reads up to n bytes, fewer only at end of file; -1 on error. */
+static ssize_t read_full(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+/*
+ * Reads one frame (blocking).  FRAME_EOF: the peer closed (or reset) the connection
+ * between frames.  FRAME_BAD: *problem says what was wrong.
+ */
+static int read_frame(int sock, struct frame *f, const char **problem)
+{
+    unsigned char h[HEADER_LEN];
+    ssize_t n = read_full(sock, h, sizeof h);
+    if (n == 0 || (n < 0 && errno == ECONNRESET))
+        return FRAME_EOF;
+    if (n < 0) {
+        *problem = strerror(errno);
+        return FRAME_BAD;
+    }
+    if (n < HEADER_LEN) {
+        *problem = "connection closed in the middle of a message";
+        return FRAME_BAD;
+    }
+    uint32_t len = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3];
+    if (len == 0 || len > MAX_PAYLOAD) {
+        *problem = "message length outside 1 byte .. 1 MiB";
+        return FRAME_BAD;
+    }
+    f->data = xrealloc(NULL, len);
+    f->len = len;
+    n = read_full(sock, f->data, len);
+    if (n != (ssize_t)len) {
+        *problem = n < 0 ? strerror(errno) : "connection closed in the middle of a message";
+        free(f->data);
+        return FRAME_BAD;
+    }
+    if (f->data[len - 1] != '\0') {
+        *problem = "message not NUL-terminated";
+        free(f->data);
+        return FRAME_BAD;
+    }
+    f->fields = strlen(f->data) + 1;
+    return FRAME_OK;
+}
+
+/* The value of the next field `key` at or after offset *pos, which moves past it. */
+static const char *frame_next(const struct frame *f, const char *key, size_t *pos)
+{
+    size_t klen = strlen(key);
+    while (*pos < f->len) {
+        const char *s = f->data + *pos;
+        *pos += strlen(s) + 1;
+        if (strncmp(s, key, klen) == 0 && s[klen] == '=')
+            return s + klen + 1;
+    }
+    return NULL;
+}
+
+/* The value of the first field `key`, or `missing`. */
+static const char *frame_get(const struct frame *f, const char *key, const char *missing)
+{
+    size_t pos = f->fields;
+    const char *v = frame_next(f, key, &pos);
+    return v ? v : missing;
+}
+
+static bool frame_is(const struct frame *f, const char *type)
+{
+    return strcmp(f->data, type) == 0;
+}
+
+/* -------------------------------------------------------------- connection */
+
+static char *socket_path_from_env(void)
+{
+    const char *s = getenv("JVMREUSE_SOCKET");
+    if (s != NULL && *s != '\0')
+        return xasprintf("%s", s);
+    return xasprintf("/tmp/jvmreuse-%u/pool.sock", (unsigned)getuid());
+}
+
+/* Returns a connected socket, or -1 with errno set. */
+static int connect_pool(const char *path)
+{
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof addr.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(addr.sun_path, path);
+    int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock < 0)
+        return -1;
+    if (connect(sock, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        int e = errno;
+        close(sock);
+        errno = e;
+        return -1;
+    }
+    return sock;
+}
+
+static bool no_pool_error(int err)
+{
+    return err == ENOENT || err == ECONNREFUSED || err == ENOTDIR;
+}
+
+static bool other_user_error(int err)
+{
+    return err == EACCES || err == EPERM;
+}
+
+static char *connect_problem(const char *path, int err)
+{
+    if (no_pool_error(err))
+        return xasprintf("no pool at %s", path);
+    if (other_user_error(err))
+        return xasprintf("cannot connect to %s: permission denied; that pool belongs to "
+                         "another user", path);
+    return xasprintf("cannot connect to %s: %s", path, strerror(err));
+}
+
+/* ------------------------------------------------------- status/drain/stop */
+
+static noreturn void cmd_control(const char *socket_path, const char *type, bool now)
+{
+    int sock = connect_pool(socket_path);
+    if (sock < 0)
+        die(1, "%s", connect_problem(socket_path, errno));
+    struct msg m;
+    msg_init(&m, type);
+    if (now)
+        msg_add(&m, "now", "1");
+    if (msg_send(sock, &m) < 0 && errno != EPIPE && errno != ECONNRESET)
+        die(1, "cannot send to the pool: %s", strerror(errno));
+    /* After EPIPE the manager may still have left an `error` reply to read. */
+
+    struct frame f;
+    const char *problem;
+    int r = read_frame(sock, &f, &problem);
+    if (r == FRAME_EOF)
+        die(1, "the pool closed the connection without a reply");
+    if (r == FRAME_BAD)
+        die(1, "bad reply from the pool: %s", problem);
+    if (frame_is(&f, "error"))
+        die(1, "pool refused the request: %s", frame_get(&f, "message", "(no message)"));
+    if (frame_is(&f, "status") && strcmp(type, "status") == 0) {
+        size_t pos = f.fields;
+        const char *line;
+        while ((line = frame_next(&f, "line", &pos)) != NULL)
+            puts(line);
+    } else if (frame_is(&f, "ok") && strcmp(type, "status") != 0) {
+        puts(frame_get(&f, "message", "ok"));
+    } else {
+        die(1, "unexpected reply '%s' from the pool", f.data);
+    }
+    if (fflush(stdout) != 0)
+        die(1, "cannot write to stdout: %s", strerror(errno));
+    exit(0);
+}
+
+/* ------------------------------------------------------------- run options */
+
+struct run_opts {
+    char **java_args;       /* the arguments `java` gets on fallback */
+    int n_java_args;
+    const char *cp;         /* as given; made absolute in the request */
+    const char *main_class;
+    char **args;            /* the program's arguments */
+    int n_args;
+    char **props;           /* "name=value" */
+    int n_props;
+    char **ignored;         /* JVM options accepted but not applied */
+    int n_ignored;
+    const char *unsupported;/* first option only a new JVM can honour */
+    const char *shared_cp;  /* entries a slot may keep loaded across runs (--shared-cp) */
+    long wait_ms;
+};
+
+static long parse_wait_ms(const char *s, const char *what)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || errno != 0 || v < 0 || v > INT_MAX)
+        die(EXIT_USAGE, "invalid %s '%s': expected milliseconds", what, s);
+    return v;
+}
+
+/* Options of the client itself, between `run` and the java options. Returns how many. */
+static int parse_client_options(struct run_opts *o, int argc, char **argv)
+{
+    int i = 0;
+    while (i < argc) {
+        if (strcmp(argv[i], "-v") == 0) {
+            verbose = true;
+            i++;
+        } else if (strcmp(argv[i], "--wait-ms") == 0) {
+            if (i + 1 >= argc)
+                die(EXIT_USAGE, "--wait-ms needs a value");
+            o->wait_ms = parse_wait_ms(argv[i + 1], "--wait-ms");
+            i += 2;
+        } else if (strncmp(argv[i], "--wait-ms=", 10) == 0) {
+            o->wait_ms = parse_wait_ms(argv[i] + 10, "--wait-ms");
+            i++;
+        } else if (strcmp(argv[i], "--shared-cp") == 0) {
+            if (i + 1 >= argc)
+                die(EXIT_USAGE, "--shared-cp needs a class path");
+            o->shared_cp = argv[i + 1];
+            i += 2;
+        } else if (strncmp(argv[i], "--shared-cp=", 12) == 0) {
+            o->shared_cp = argv[i] + 12;
+            i++;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+/* Heap, stack and -XX: tuning that the running pool JVMs cannot change and that does not change
+   what the program prints: accepted and ignored. Options that print (-Xlog, -XshowSettings,
+   -XX:+Print...) or change semantics (-Xint, -Xshare:dump) need a new JVM. */
+static bool is_ignorable_jvm_option(const char *a)
+{
+    static const char *const sizes[] = { "-Xmx", "-Xms", "-Xss", "-Xmn" };
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        if (strncmp(a, sizes[i], 4) == 0 && a[4] != '\0')
+            return true;
+    if (strncmp(a, "-XX:", 4) == 0)
+        return strncmp(a, "-XX:+Print", 10) != 0;
+    return strcmp(a, "-server") == 0 || strcmp(a, "-client") == 0;
+}
+
+/* -Dname[=value] as "name=value"; NULL for "-D" or "-D=x", which java itself rejects. */
+static char *property_of(const char *a)
+{
+    const char *def = a + 2;
+    if (*def == '\0' || *def == '=')
+        return NULL;
+    return strchr(def, '=') ? xasprintf("%s", def) : xasprintf("%s=", def);
+}
+
+/* Parses java's options up to the main class, like the java launcher does. */
+static void parse_java_options(struct run_opts *o)
+{
+    char **a = o->java_args;
+    int n = o->n_java_args, i = 0;
+    char *prop;
+    o->props = xrealloc(NULL, sizeof(char *) * (size_t)(n + 1));
+    o->ignored = xrealloc(NULL, sizeof(char *) * (size_t)(n + 1));
+    for (; i < n && (a[i][0] == '-' || a[i][0] == '@'); i++) {
+        if (strcmp(a[i], "-cp") == 0 || strcmp(a[i], "-classpath") == 0
+            || strcmp(a[i], "--class-path") == 0) {
+            if (i + 1 >= n)
+                die(EXIT_USAGE, "%s needs a class path", a[i]);
+            o->cp = a[++i];
+        } else if (strncmp(a[i], "--class-path=", 13) == 0) {
+            o->cp = a[i] + 13;
+        } else if (strncmp(a[i], "-D", 2) == 0 && (prop = property_of(a[i])) != NULL) {
+            o->props[o->n_props++] = prop;
+        } else if (is_ignorable_jvm_option(a[i])) {
+            o->ignored[o->n_ignored++] = a[i];
+        } else {
+            /* Includes @argfiles, which the launcher expands into more options. */
+            o->unsupported = a[i];
+            return;
+        }
+    }
+    if (i >= n)
+        die(EXIT_USAGE, "no main class given");
+    o->main_class = a[i];
+    o->args = a + i + 1;
+    o->n_args = n - i - 1;
+}
+
+static void parse_run_args(struct run_opts *o, int argc, char **argv)
+{
+    *o = (struct run_opts){ .wait_ms = DEFAULT_WAIT_MS };
+    const char *env_wait = getenv("JVMREUSE_WAIT_MS");
+    if (env_wait != NULL && *env_wait != '\0')
+        o->wait_ms = parse_wait_ms(env_wait, "JVMREUSE_WAIT_MS");
+    int skip = parse_client_options(o, argc, argv);
+    o->java_args = argv + skip;
+    o->n_java_args = argc - skip;
+    parse_java_options(o);
+    if (o->shared_cp == NULL)
+        o->shared_cp = getenv("JVMREUSE_SHARED_CP");
+}
+
+/* ----------------------------------------------------------------- signals */
+
+/* Signals a user sends to `java` (SIGQUIT: a thread dump); during a run they are passed
+   on to the program. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+static struct sigaction saved_action[N_FORWARDED], saved_sigpipe;
+static bool caught[N_FORWARDED];
+static int signal_pipe[2] = { -1, -1 };
+
+/* Self-pipe: the handler only records the signal; the poll loop sends the frame. */
+static void on_signal(int sig)
+{
+    int saved_errno = errno;
+    unsigned char b = (unsigned char)sig;
+    if (write(signal_pipe[1], &b, 1) < 0) {
+        /* pipe full: plenty of signals are already waiting to be forwarded */
+    }
+    errno = saved_errno;
+}
+
+static void install_signals(void)
+{
+    if (pipe2(signal_pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+        die(1, "cannot create a pipe: %s", strerror(errno));
+    struct sigaction sa = { .sa_handler = on_signal };  /* no SA_RESTART: poll must wake */
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_FORWARDED; i++) {
+        sigaction(forwarded[i], NULL, &saved_action[i]);
+        /* A signal ignored by our parent (nohup, `&` without job control) stays ignored,
+           as the JVM would leave it. */
+        caught[i] = saved_action[i].sa_handler != SIG_IGN;
+        if (caught[i])
+            sigaction(forwarded[i], &sa, NULL);
+    }
+    /* A reader of our stdout that went away must not kill us: the program goes on,
+       like java's System.out, which only sets its error flag. */
+    struct sigaction ign = { .sa_handler = SIG_IGN };
+    sigaction(SIGPIPE, &ign, &saved_sigpipe);
+}
+
+/* Gives the exec'd JVM the dispositions we inherited (SIG_IGN survives exec). */
+static void restore_signals(void)
+{
+    if (signal_pipe[0] < 0)
+        return;
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        if (caught[i])
+            sigaction(forwarded[i], &saved_action[i], NULL);
+    sigaction(SIGPIPE, &saved_sigpipe, NULL);
+}
+
+/* A terminating signal that arrived before we fell back ends us now, as it would have
+   ended the JVM; SIGQUIT (a thread dump for java) is dropped. */
+static void raise_pending_signals(void)
+{
+    unsigned char b;
+    if (signal_pipe[0] < 0)
+        return;
+    while (read(signal_pipe[0], &b, 1) == 1)
+        if (b != SIGQUIT)
+            raise(b);
+}
+
+/* Sends one `signal` frame per signal received.  A failed send is not reported here:
+   a lost connection shows up as end of file on the socket. */
+static void forward_signals(int sock)
+{
+    unsigned char b;
+    while (read(signal_pipe[0], &b, 1) == 1) {
+        struct msg m;
+        char num[8];
+        snprintf(num, sizeof num, "%d", b);
+        msg_init(&m, "signal");
+        msg_add(&m, "sig", num);
+        (void)msg_send(sock, &m);
+        free(m.data);
+    }
+}
+
+/* --------------------------------------------------------------- fallback */
+
+static void remove_fifo_dir(void);
+
+static noreturn void exec_java(const struct run_opts *o)
+{
+    remove_fifo_dir();
+    restore_signals();
+    raise_pending_signals();
+
+    char **argv = xrealloc(NULL, sizeof(char *) * (size_t)(o->n_java_args + 2));
+    const char *java_home = getenv("JAVA_HOME");
+    const char *java = java_home && *java_home ? xasprintf("%s/bin/java", java_home) : "java";
+    argv[0] = (char *)java;
+    memcpy(argv + 1, o->java_args, sizeof(char *) * (size_t)o->n_java_args);
+    argv[o->n_java_args + 1] = NULL;
+    if (java_home && *java_home)
+        execv(java, argv);
+    else
+        execvp(java, argv);
+    die(errno == ENOENT ? 127 : 126, "cannot start %s: %s", java, strerror(errno));
+}
+
+static noreturn void fallback(const struct run_opts *o, const char *reason)
+{
+    if (verbose)
+        say("%s; starting a new JVM", reason);
+    exec_java(o);
+}
+
+/* ----------------------------------------------------------- stdio FIFOs */
+
+static struct {
+    char *dir;
+    char *out, *err, *in;   /* NULL when not created */
+} fifos;
+
+static void remove_fifo_dir(void)
+{
+    if (fifos.dir == NULL)
+        return;
+    char *paths[] = { fifos.out, fifos.err, fifos.in };
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        if (paths[i] != NULL)
+            unlink(paths[i]);
+    rmdir(fifos.dir);
+    fifos.dir = NULL;
+}
+
+static char *make_fifo(const char *name)
+{
+    char *path = xasprintf("%s/%s", fifos.dir, name);
+    if (mkfifo(path, 0600) < 0) {
+        int e = errno;
+        free(path);
+        errno = e;
+        return NULL;
+    }
+    return path;
+}
+
+/*
+ * Creates <socket dir>/c<pid>-XXXXXX with the FIFOs out, err and (when stdin is relayed)
+ * in.  The socket's directory is private to the pool's owner, who is us.  Returns NULL
+ * on success, else why it failed.
+ */
+static char *make_fifo_dir(const char *socket_path, bool with_in)
+{
+    char *socket_copy = xasprintf("%s", socket_path);
+    char *tmpl = xasprintf("%s/c%d-XXXXXX", dirname(socket_copy), (int)getpid());
+    free(socket_copy);
+    if (mkdtemp(tmpl) == NULL)
+        return xasprintf("cannot create a directory like %s: %s", tmpl, strerror(errno));
+    fifos.dir = tmpl;
+    if ((fifos.out = make_fifo("out")) == NULL || (fifos.err = make_fifo("err")) == NULL
+        || (with_in && (fifos.in = make_fifo("in")) == NULL))
+        return xasprintf("cannot create a FIFO in %s: %s", tmpl, strerror(errno));
+    return NULL;
+}
+
+/* Opening a FIFO O_RDWR (Linux) never blocks and keeps a writer of our own, so reads
+   see EAGAIN, never end of file, however often the slot opens and closes its end. */
+static int open_fifo(const char *path)
+{
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        die(1, "cannot open %s: %s", path, strerror(errno));
+    return fd;
+}
+
+static bool stdin_is_dev_null(void)
+{
+    struct stat in, null;
+    return fstat(STDIN_FILENO, &in) == 0 && S_ISCHR(in.st_mode)
+        && stat("/dev/null", &null) == 0 && in.st_rdev == null.st_rdev;
+}
+
+/* ------------------------------------------------------------------ relay */
+
+/* Copies src to dst through buf; at most one of them is polled at a time, so a slow
+   reader of our stdout holds the program back instead of filling our memory. */
+struct relay {
+    int src, dst;       /* dst is -1 once closed */
+    bool eof;           /* src ended (only stdin can) */
+    bool dst_failed;    /* dst is gone: further data is discarded */
+    size_t off, len;
+    char buf[RELAY_BUF];
+};
+
+static struct relay relay_out, relay_err, relay_in;
+
+static void relay_read(struct relay *r)
+{
+    ssize_t n = read(r->src, r->buf, sizeof r->buf);
+    if (n > 0) {
+        r->off = 0;
+        r->len = r->dst_failed ? 0 : (size_t)n;
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+        r->eof = true;
+    }
+}
+
+/* One write: dst may be a blocking pipe, and a signal must not wait for its reader. */
+static void relay_write(struct relay *r)
+{
+    ssize_t n = write(r->dst, r->buf + r->off, r->len - r->off);
+    if (n >= 0) {
+        r->off += (size_t)n;
+    } else if (errno != EAGAIN && errno != EINTR) {
+        r->dst_failed = true;
+        r->off = r->len;
+    }
+    if (r->off == r->len)
+        r->off = r->len = 0;
+}
+
+static void relay_arm(const struct relay *r, struct pollfd *p, bool may_read)
+{
+    p->revents = 0;
+    if (r->len > 0) {
+        p->fd = r->dst;
+        p->events = POLLOUT;
+    } else if (may_read && !r->eof && r->dst >= 0) {
+        p->fd = r->src;
+        p->events = POLLIN;
+    } else {
+        p->fd = -1;     /* poll ignores it */
+    }
+}
+
+static void relay_service(struct relay *r, const struct pollfd *p)
+{
+    if (p->fd < 0 || p->revents == 0)
+        return;
+    if (r->len > 0)
+        relay_write(r);
+    else
+        relay_read(r);
+}
+
+/* After `exit` the slot has closed its ends, so what is left in the FIFO is all there is:
+   read until EAGAIN and write it all out. */
+static void relay_drain(struct relay *r)
+{
+    do {
+        while (r->len > 0) {
+            struct pollfd p = { .fd = r->dst, .events = POLLOUT };
+            poll(&p, 1, -1);
+            relay_write(r);
+        }
+        relay_read(r);
+    } while (r->len > 0);
+}
+
+/*
+ * Our stdin goes to the `in` FIFO.  We keep the only write end, so closing it after our
+ * stdin's end of file makes the slot's reader see the buffered bytes and then end of file.
+ * We read stdin only after `started`, by which time the slot has opened its read end
+ * (O_RDONLY|O_NONBLOCK, then blocking again): were it not open, the buffered bytes would
+ * be lost with the pipe when we close the last end, and a later blocking open would hang.
+ * Reading only after `started` also keeps stdin intact for a JVM we may still fall back to.
+ */
+static void finish_stdin(void)
+{
+    if (relay_in.eof && relay_in.len == 0 && relay_in.dst >= 0) {
+        close(relay_in.dst);
+        relay_in.dst = -1;
+    }
+}
+
+/* A background job reading its terminal is stopped by SIGTTIN; java's program would be
+   stopped only if it read.  So we leave the terminal alone while in the background and
+   look again every BACKGROUND_RECHECK_MS (the job may be brought to the foreground). */
+static bool stdin_readable_now(void)
+{
+    if (!isatty(STDIN_FILENO))
+        return true;
+    pid_t fg = tcgetpgrp(STDIN_FILENO);
+    return fg < 0 || fg == getpgrp();
+}
+
+/* ------------------------------------------------------------------- run */
+
+static void build_run_request(struct msg *m, const struct run_opts *o, const char *cp,
+                              const char *shared_cp, const char *cwd, char **env)
+{
+    char wait[24];
+    msg_init(m, "run");
+    msg_add(m, "main", o->main_class);
+    msg_add(m, "cp", cp);
+    if (shared_cp != NULL)
+        msg_add(m, "shared_cp", shared_cp);
+    for (int i = 0; i < o->n_args; i++)
+        msg_add(m, "arg", o->args[i]);
+    for (int i = 0; i < o->n_props; i++)
+        msg_add(m, "prop", o->props[i]);
+    for (char **e = env; *e != NULL; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq != NULL && eq != *e)     /* like System.getenv, skip malformed entries */
+            msg_add(m, "env", *e);
+    }
+    msg_add(m, "cwd", cwd);
+    msg_add(m, "stdin", fifos.in ? fifos.in : "/dev/null");
+    msg_add(m, "stdout", fifos.out);
+    msg_add(m, "stderr", fifos.err);
+    snprintf(wait, sizeof wait, "%ld", o->wait_ms);
+    msg_add(m, "wait_ms", wait);
+    for (int i = 0; i < o->n_ignored; i++)
+        msg_add(m, "ignored_opt", o->ignored[i]);
+}
+
+/* The class path with relative entries made absolute against cwd; an empty entry means
+   the working directory, as for java.  A wildcard entry (lib/ followed by
+   a star) stays a wildcard, made absolute like the others. */
+static char *absolute_class_path(const char *cp, const char *cwd)
+{
+    size_t entries = 1, cwd_len = strlen(cwd);
+    for (const char *p = cp; *p; p++)
+        entries += *p == ':';
+    char *out = xrealloc(NULL, strlen(cp) + entries * (cwd_len + 2) + 1);
+    size_t n = 0;
+    for (const char *p = cp;; p++) {
+        const char *end = strchrnul(p, ':');
+        size_t len = (size_t)(end - p);
+        if (n > 0)
+            out[n++] = ':';
+        if (len == 0 || (len == 1 && *p == '.')) {
+            memcpy(out + n, cwd, cwd_len);
+            n += cwd_len;
+        } else {
+            if (*p != '/') {
+                memcpy(out + n, cwd, cwd_len);
+                n += cwd_len;
+                out[n++] = '/';
+            }
+            memcpy(out + n, p, len);
+            n += len;
+        }
+        if (*end == '\0')
+            break;
+        p = end;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+static noreturn void finish_run(const struct frame *f)
+{
+    const char *s = frame_get(f, "code", "");
+    char *end;
+    errno = 0;
+    long code = strtol(s, &end, 10);
+    bool bad = *s == '\0' || *end != '\0' || errno != 0 || code < INT_MIN || code > INT_MAX;
+    relay_drain(&relay_out);
+    relay_drain(&relay_err);
+    const char *message = frame_get(f, "message", NULL);
+    if (message != NULL)
+        say("%s", message);
+    if (bad)
+        die(1, "bad exit code '%s' from the pool", s);
+    exit((int)code);
+}
+
+/* Acts on one message from the manager during a run; returns if the run goes on. */
+static void handle_run_reply(const struct frame *f, const struct run_opts *o, bool *started)
+{
+    if (frame_is(f, "queued")) {
+        if (verbose)
+            say("all slots are busy; queued at position %s", frame_get(f, "position", "?"));
+    } else if (frame_is(f, "started")) {
+        *started = true;
+        if (verbose)
+            say("running in slot %s (rank %s, pid %s)", frame_get(f, "slot", "?"),
+                frame_get(f, "rank", "?"), frame_get(f, "pid", "?"));
+    } else if (frame_is(f, "exit")) {
+        finish_run(f);
+    } else if (frame_is(f, "fallback") && !*started) {
+        fallback(o, frame_get(f, "reason", "the pool cannot take the run"));
+    } else if (frame_is(f, "error")) {
+        die(EXIT_USAGE, "pool refused the request: %s", frame_get(f, "message", "(no message)"));
+    } else {
+        die(1, "unexpected reply '%s' from the pool", f->data);
+    }
+}
+
+enum { P_SOCK, P_SIGNAL, P_OUT, P_ERR, P_IN, P_COUNT };
+
+static noreturn void run_loop(int sock, const struct run_opts *o)
+{
+    bool started = false;
+    struct pollfd p[P_COUNT] = {
+        [P_SOCK] = { .fd = sock, .events = POLLIN },
+        [P_SIGNAL] = { .fd = signal_pipe[0], .events = POLLIN },
+    };
+    for (;;) {
+        bool stdin_now = started && stdin_readable_now();
+        relay_arm(&relay_out, &p[P_OUT], true);
+        relay_arm(&relay_err, &p[P_ERR], true);
+        relay_arm(&relay_in, &p[P_IN], stdin_now);
+        bool recheck = started && !stdin_now && !relay_in.eof && relay_in.dst >= 0;
+        if (poll(p, P_COUNT, recheck ? BACKGROUND_RECHECK_MS : -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            die(1, "poll: %s", strerror(errno));
+        }
+        if (p[P_SIGNAL].revents)
+            forward_signals(sock);
+        relay_service(&relay_out, &p[P_OUT]);
+        relay_service(&relay_err, &p[P_ERR]);
+        relay_service(&relay_in, &p[P_IN]);
+        finish_stdin();
+        if (p[P_SOCK].revents) {
+            struct frame f;
+            const char *problem;
+            int r = read_frame(sock, &f, &problem);
+            if (r == FRAME_EOF)
+                die(1, "lost connection to the pool during the run");
+            if (r == FRAME_BAD)
+                die(1, "bad message from the pool: %s", problem);
+            handle_run_reply(&f, o, &started);
+            free(f.data);
+        }
+    }
+}
+
+static void open_relays(void)
+{
+    relay_out.src = open_fifo(fifos.out);
+    relay_out.dst = STDOUT_FILENO;
+    relay_err.src = open_fifo(fifos.err);
+    relay_err.dst = STDERR_FILENO;
+    relay_in.src = STDIN_FILENO;
+    relay_in.dst = fifos.in ? open_fifo(fifos.in) : -1;
+}
+
+static noreturn void cmd_run(const char *socket_path, int argc, char **argv)
+{
+    struct run_opts o;
+    parse_run_args(&o, argc, argv);
+    if (o.unsupported)
+        fallback(&o, xasprintf("option %s is not supported by the pool", o.unsupported));
+    /* A new JVM would apply these; a running slot cannot. */
+    static const char *const launcher_vars[] = { "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS" };
+    for (size_t i = 0; i < sizeof launcher_vars / sizeof *launcher_vars; i++) {
+        const char *v = getenv(launcher_vars[i]);
+        if (v != NULL && *v != '\0')
+            fallback(&o, xasprintf("%s is set, and only a new JVM applies it", launcher_vars[i]));
+    }
+    for (int i = 0; verbose && i < o.n_ignored; i++)
+        say("ignoring %s: the pool's JVMs were started with their own options", o.ignored[i]);
+
+    char *cwd = getcwd(NULL, 0);
+    if (cwd == NULL)
+        fallback(&o, xasprintf("cannot determine the working directory: %s", strerror(errno)));
+    const char *given_cp = o.cp ? o.cp : getenv("CLASSPATH");
+    char *cp = absolute_class_path(given_cp && *given_cp ? given_cp : ".", cwd);
+    char *shared_cp = o.shared_cp && *o.shared_cp ? absolute_class_path(o.shared_cp, cwd) : NULL;
+
+    int sock = connect_pool(socket_path);
+    if (sock < 0) {
+        int err = errno;
+        char *problem = connect_problem(socket_path, err);
+        if (!other_user_error(err))
+            fallback(&o, problem);
+        say("%s; starting a new JVM", problem);    /* said even without -v: a misconfiguration */
+        exec_java(&o);
+    }
+
+    install_signals();
+    atexit(remove_fifo_dir);
+    char *fifo_problem = make_fifo_dir(socket_path, !stdin_is_dev_null());
+    if (fifo_problem != NULL)
+        fallback(&o, fifo_problem);
+    open_relays();
+
+    struct msg m;
+    build_run_request(&m, &o, cp, shared_cp, cwd, environ);
+    if (m.too_big)
+        fallback(&o, "request too large for the pool");
+    /* A failed send is not final: the manager may have replied `error` before closing,
+       and the loop reads that reply (or the end of file). */
+    (void)msg_send(sock, &m);
+    free(m.data);
+    run_loop(sock, &o);
+}
+
+/* ------------------------------------------------------------------- main */
+
+/* A closed fd 0, 1 or 2 would be reused by our socket or a FIFO, and program output
+   would go there; /dev/null takes its place (reads end at once, writes vanish). */
+static void occupy_std_fds(void)
+{
+    int fd;
+    do {
+        fd = open("/dev/null", O_RDWR);
+    } while (fd >= 0 && fd <= STDERR_FILENO);
+    if (fd > STDERR_FILENO)
+        close(fd);
+}
+
+int main(int argc, char **argv)
+{
+    occupy_std_fds();
+    const char *v = getenv("JVMREUSE_VERBOSE");
+    verbose = v != NULL && strcmp(v, "1") == 0;
+    char *socket_path = socket_path_from_env();
+    int i = 1;
+    if (i < argc && strcmp(argv[i], "--socket") == 0) {
+        if (i + 1 >= argc)
+            die(EXIT_USAGE, "--socket needs a path");
+        socket_path = argv[i + 1];
+        i += 2;
+    } else if (i < argc && strncmp(argv[i], "--socket=", 9) == 0) {
+        socket_path = argv[i++] + 9;
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[i++];
+    if (strcmp(cmd, "run") == 0)
+        cmd_run(socket_path, argc - i, argv + i);
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    bool now = strcmp(cmd, "stop") == 0 && i < argc && strcmp(argv[i], "--now") == 0;
+    if (now)
+        i++;
+    if (i < argc)
+        die(EXIT_USAGE, "unexpected argument '%s' (see jvmreuse --help)", argv[i]);
+    if (strcmp(cmd, "status") == 0 || strcmp(cmd, "drain") == 0 || strcmp(cmd, "stop") == 0)
+        cmd_control(socket_path, cmd, now);
+    say("unknown command '%s'", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

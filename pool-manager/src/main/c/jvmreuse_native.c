@@ -1,0 +1,100 @@
+/*
+ * JNI helpers for a pool slot: things a run needs that Java cannot do for a running JVM.
+ *  - chdir: a run's working directory must be the process's, for relative paths in open().
+ *  - openOnto/dup/dup2: a run's stdin/stdout/stderr must be fds 0/1/2, so that output written
+ *    through FileDescriptor.out or by native code lands where the run's output goes.
+ *  - stopThread: JVMTI StopThread, to end threads a run left behind; Thread.stop() throws
+ *    UnsupportedOperationException from JDK 20 on, but the JVMTI function still works.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jni.h>
+#include <jvmti.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static jvmtiEnv *jvmti;
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
+    (void)reserved;
+    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) == JNI_OK) {
+        jvmtiCapabilities caps;
+        memset(&caps, 0, sizeof caps);
+        caps.can_signal_thread = 1;
+        if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) {
+            jvmti = NULL;
+        }
+    }
+    return JNI_VERSION_1_8;
+}
+
+static void throw_io(JNIEnv *env, const char *what, const char *path, int err) {
+    char message[1200];
+    snprintf(message, sizeof message, "%s%s%s: %s", what, path ? " " : "", path ? path : "", strerror(err));
+    jclass cls = (*env)->FindClass(env, "java/io/IOException");
+    if (cls != NULL) {
+        (*env)->ThrowNew(env, cls, message);
+    }
+}
+
+JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_chdir(JNIEnv *env, jclass cls, jstring dir) {
+    (void)cls;
+    const char *path = (*env)->GetStringUTFChars(env, dir, NULL);
+    if (path == NULL) {
+        return;
+    }
+    if (chdir(path) != 0) {
+        throw_io(env, "cannot change the working directory to", path, errno);
+    }
+    (*env)->ReleaseStringUTFChars(env, dir, path);
+}
+
+/*
+ * Opens path and moves it onto target_fd. Writers open with O_APPEND (a fresh log file and a
+ * FIFO both behave) and O_NONBLOCK, so a FIFO without a reader fails at once with ENXIO instead
+ * of hanging the slot; blocking mode is restored after the open.
+ */
+JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_openOnto(JNIEnv *env, jclass cls, jstring jpath,
+                                                                jboolean write, jint target_fd) {
+    (void)cls;
+    const char *path = (*env)->GetStringUTFChars(env, jpath, NULL);
+    if (path == NULL) {
+        return;
+    }
+    int flags = write ? (O_WRONLY | O_CREAT | O_APPEND) : O_RDONLY;
+    int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        throw_io(env, write ? "cannot open for writing" : "cannot open for reading", path, errno);
+    } else {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || dup2(fd, target_fd) < 0) {
+            throw_io(env, "cannot redirect to", path, errno);
+        }
+        close(fd);
+    }
+    (*env)->ReleaseStringUTFChars(env, jpath, path);
+}
+
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_dup(JNIEnv *env, jclass cls, jint fd) {
+    (void)cls;
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (copy < 0) {
+        throw_io(env, "cannot duplicate a file descriptor", NULL, errno);
+    }
+    return copy;
+}
+
+JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_dup2(JNIEnv *env, jclass cls, jint from, jint to) {
+    (void)cls;
+    if (dup2(from, to) < 0) {
+        throw_io(env, "cannot restore a file descriptor", NULL, errno);
+    }
+}
+
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_stopThread(JNIEnv *env, jclass cls, jthread thread,
+                                                                       jobject error) {
+    (void)env;
+    (void)cls;
+    return jvmti != NULL && (*jvmti)->StopThread(jvmti, thread, error) == JVMTI_ERROR_NONE;
+}

@@ -1,0 +1,25 @@
+package org.jvmreuse.boot;
+
+/**
+ * Called at the top of {@code Runtime.exit} and {@code Runtime.halt} (the slot's agent
+ * rewrites both). Lives on the boot class path so that {@code java.lang.Runtime} can see it.
+ * With no interceptor installed it does nothing and the JVM exits as usual.
+ */
+public final class ExitHook {
+    private static volatile ExitInterceptor interceptor;
+
+    private ExitHook() {
+    }
+
+    public static void install(ExitInterceptor value) {
+        interceptor = value;
+    }
+
+    /** Returns normally to let the JVM exit; throws {@link TaskExit} to end only the task. */
+    public static void onExit(int status, boolean halt) {
+        ExitInterceptor current = interceptor;
+        if (current != null) {
+            current.onExit(status, halt);
+        }
+    }
+}

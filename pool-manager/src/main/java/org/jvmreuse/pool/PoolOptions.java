@@ -1,0 +1,92 @@
+package org.jvmreuse.pool;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Command-line options of a pool process; every rank of one mpirun gets the same ones. */
+public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, long threadStopMillis,
+                          int warmupRuns) {
+
+    public static final String USAGE = String.join(System.lineSeparator(),
+            "usage: mpirun ... java ... org.jvmreuse.pool.PoolMain [options]",
+            "  --socket PATH            control socket; %h = host name, %i = pool index",
+            "                           (default /tmp/jvmreuse-<uid>/pool.sock, or pool-%i.sock when",
+            "                           several pools share a host)",
+            "  --log-dir DIR            pool logs (default: <socket dir>/logs)",
+            "  --ranks-per-pool K       K consecutive ranks form one pool (1 manager + K-1 slots);",
+            "                           default 0: one pool per host holding all its ranks",
+            "  --thread-stop-ms N       how long a run's leftover threads get to stop (default 2000)",
+            "  --warmup-runs N          runs of the built-in warm-up program each slot makes before it",
+            "                           serves (default 200; 0: none)");
+
+    public static PoolOptions parse(String[] args) {
+        String socket = null;
+        String logDir = null;
+        int ranksPerPool = 0;
+        long threadStop = 2000;
+        int warmupRuns = 200;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--socket" -> socket = value(args, ++i, arg);
+                case "--log-dir" -> logDir = value(args, ++i, arg);
+                case "--ranks-per-pool" -> ranksPerPool = number(value(args, ++i, arg), arg, 0);
+                case "--thread-stop-ms" -> threadStop = number(value(args, ++i, arg), arg, 1);
+                case "--warmup-runs" -> warmupRuns = number(value(args, ++i, arg), arg, 0);
+                default -> throw new IllegalArgumentException("unknown option '" + arg + "'\n" + USAGE);
+            }
+        }
+        if (ranksPerPool == 1) {
+            throw new IllegalArgumentException("--ranks-per-pool must be 0 or at least 2 (a manager and a slot)");
+        }
+        return new PoolOptions(socket, logDir, ranksPerPool, threadStop, warmupRuns);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length || args[i].isEmpty()) {
+            throw new IllegalArgumentException("option " + option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int number(String text, String option, int min) {
+        try {
+            int n = Integer.parseInt(text);
+            if (n >= min) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("option " + option + " needs a whole number >= " + min + ", got '" + text + "'");
+    }
+
+    /** The control socket of one pool, with the template's placeholders filled in. */
+    public Path socketPath(String host, int poolIndex, boolean sharedHost) {
+        String template = socketTemplate;
+        if (template == null) {
+            template = "/tmp/jvmreuse-" + currentUid() + (sharedHost ? "/pool-%i.sock" : "/pool.sock");
+        } else if (sharedHost && !template.contains("%i")) {
+            throw new IllegalArgumentException("several pools run on host " + host
+                    + " and would share the socket " + template + "; put %i in --socket");
+        }
+        return Path.of(template.replace("%h", host).replace("%i", Integer.toString(poolIndex)));
+    }
+
+    public Path logDir(Path socket, String host, int poolIndex) {
+        if (logDirTemplate == null) {
+            return socket.getParent().resolve("logs");
+        }
+        return Path.of(logDirTemplate.replace("%h", host).replace("%i", Integer.toString(poolIndex)));
+    }
+
+    public static int currentUid() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,296 @@
+package org.jvmreuse.pool.manager;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jvmreuse.pool.ClassPathKey;
+import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.PoolThreads;
+import org.jvmreuse.pool.PoolTopology;
+import org.jvmreuse.pool.mpi.Doorbells;
+import org.jvmreuse.pool.mpi.MpiTransport;
+import org.jvmreuse.pool.mpi.Tags;
+import org.jvmreuse.pool.mpi.Wire;
+import org.jvmreuse.pool.protocol.ProtocolException;
+import org.jvmreuse.pool.protocol.RunSpec;
+
+/**
+ * A node's Pool Manager: takes run requests from local clients, hands each to a free slot over
+ * MPI (or queues it, first come first served), and relays the slot's progress back. It never
+ * runs user code itself. All mutable state is guarded by {@code this}.
+ */
+public final class PoolManager implements MpiTransport.Handler {
+    private final PoolTopology topology;
+    private final Path socket;
+    private final MpiTransport transport;
+    private final Doorbells doorbells;
+    private final SlotTable slots;
+    private final Deque<PoolRun> queue = new ArrayDeque<>();
+    private final Map<Long, PoolRun> running = new HashMap<>();
+    private final LatencyStats latency = new LatencyStats();
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
+            r -> PoolThreads.create("manager-timer", r));
+    private long nextRunId = 1;
+    private long completedRuns;
+    private long fallbacks;
+    private boolean draining;
+    private boolean stopping;
+
+    public PoolManager(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells) {
+        this.topology = topology;
+        this.socket = socket;
+        this.transport = transport;
+        this.doorbells = doorbells;
+        this.slots = new SlotTable(topology.slotRanks());
+    }
+
+    public void run() throws Exception {
+        try (ControlServer server = new ControlServer(socket, this)) {
+            server.start();
+            PoolLog.get().info("pool " + topology.poolIndex() + " on " + topology.host() + " serving "
+                    + slots.size() + " slots at " + socket);
+            transport.run(this);
+        } finally {
+            timers.shutdownNow();
+        }
+    }
+
+    synchronized PoolRun newRun(RunSpec spec, long waitMillis, ClientSession client) {
+        return new PoolRun(nextRunId++, spec, ClassPathKey.of(spec.classPath()), waitMillis, client);
+    }
+
+    synchronized void submit(PoolRun run) {
+        if (draining) {
+            fallback(run, stopping ? "the pool is stopping" : "the pool is draining");
+        } else if (!slots.anyUsable()) {
+            fallback(run, "the pool has no usable slot left (all retired; see the pool log)");
+        } else if (!queue.isEmpty() || !tryLaunch(run)) {
+            queue.add(run);
+            run.client.queued(queue.size());
+            run.waitTimer = timers.schedule(() -> waitExpired(run), run.waitMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private boolean tryLaunch(PoolRun run) {
+        SlotTable.Acquired acquired = slots.acquire(run.classPathKey);
+        if (acquired == null) {
+            return false;
+        }
+        run.state = PoolRun.State.RUNNING;
+        run.slot = acquired.slot();
+        run.reuse = acquired.reuse();
+        running.put(run.id, run);
+        transport.send(slots.rank(run.slot), Tags.LAUNCH, Wire.withBytes(run.id, run.spec.encode()));
+        return true;
+    }
+
+    private synchronized void waitExpired(PoolRun run) {
+        if (queue.remove(run)) {
+            fallback(run, "no slot became free within " + run.waitMillis + " ms");
+        }
+    }
+
+    private void fallback(PoolRun run, String reason) {
+        fallbacks++;
+        run.state = PoolRun.State.FINISHED;
+        run.client.fallback(reason);
+    }
+
+    /** A signal from the client: a queued run ends at once (as a killed {@code java} would), a running one in its slot. */
+    synchronized void signal(PoolRun run, int signal) {
+        if (run.state == PoolRun.State.QUEUED) {
+            dequeue(run);
+            finish(run, 128 + signal, "");
+        } else if (run.state == PoolRun.State.RUNNING) {
+            transport.send(slots.rank(run.slot), Tags.SIGNAL, Wire.ints(run.id, signal));
+        }
+    }
+
+    /** The client went away: its run must not keep a slot. */
+    synchronized void clientGone(PoolRun run) {
+        if (run.state != PoolRun.State.FINISHED) {
+            PoolLog.get().warn("client of run " + run.id + " disconnected; ending the run");
+            signal(run, 9);
+        }
+    }
+
+    private void dequeue(PoolRun run) {
+        queue.remove(run);
+        if (run.waitTimer != null) {
+            run.waitTimer.cancel(false);
+        }
+    }
+
+    private void finish(PoolRun run, int exitCode, String message) {
+        run.state = PoolRun.State.FINISHED;
+        completedRuns++;
+        run.client.exit(exitCode, message);
+    }
+
+    /** A slot connected its doorbell through the control socket. */
+    void attachDoorbell(int rank, SocketChannel channel) throws ProtocolException, IOException {
+        if (slots.slotOfRank(rank) < 0) {
+            throw new ProtocolException("rank " + rank + " is not a slot of this pool");
+        }
+        doorbells.attach(rank, channel);
+    }
+
+    @Override
+    public synchronized boolean everyPeerRings() {
+        for (int slot = 0; slot < slots.size(); slot++) {
+            if (slots.state(slot) != SlotTable.State.RETIRED && !doorbells.has(slots.rank(slot))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A slot's process ended without retiring (killed, crashed): its run ends, the slot leaves service. */
+    @Override
+    public synchronized void onPeerLost(int rank) {
+        int slot = slots.slotOfRank(rank);
+        if (slot < 0 || slots.state(slot) == SlotTable.State.RETIRED) {
+            return;
+        }
+        slots.retire(slot, "its process ended unexpectedly");
+        PoolLog.get().warn("slot " + slot + " (rank " + rank + ") died");
+        for (PoolRun run : new ArrayList<>(running.values())) {
+            if (run.slot == slot) {
+                running.remove(run.id);
+                finish(run, 137, "the pool slot running this program died (see the pool logs)");
+            }
+        }
+        failQueuedIfNoSlotLeft();
+        finishStopIfIdle();
+    }
+
+    private void failQueuedIfNoSlotLeft() {
+        if (!slots.anyUsable()) {
+            while (!queue.isEmpty()) {
+                PoolRun run = queue.peek();
+                dequeue(run);
+                fallback(run, "the pool has no usable slot left");
+            }
+        }
+    }
+
+    @Override
+    public synchronized void onMessage(int source, int tag, byte[] payload) throws IOException {
+        int slot = slots.slotOfRank(source);
+        if (slot < 0) {
+            PoolLog.get().warn("ignoring MPI message with tag " + tag + " from rank " + source + ", not a slot of this pool");
+            return;
+        }
+        DataInputStream in = Wire.reader(payload);
+        long runId = in.readLong();
+        switch (tag) {
+            case Tags.HELLO -> {
+                long pid = in.readLong();
+                slots.ready(slot, pid, in.readUTF());
+                dispatchQueue();
+            }
+            case Tags.STARTED -> {
+                PoolRun run = running.get(runId);
+                if (run != null) {
+                    latency.add(System.nanoTime() - run.receivedNanos);
+                    run.client.started(run.slot, source, slots.pid(run.slot), run.reuse);
+                }
+            }
+            case Tags.DONE -> {
+                PoolRun run = running.remove(runId);
+                if (run != null) {
+                    int code = in.readInt();
+                    finish(run, code, in.readUTF());
+                }
+            }
+            case Tags.FREE -> {
+                slots.release(slot);
+                dispatchQueue();
+            }
+            case Tags.RETIRE -> {
+                String reason = in.readUTF();
+                slots.retire(slot, reason);
+                PoolLog.get().warn("slot " + slot + " (rank " + source + ") retired: " + reason);
+                failQueuedIfNoSlotLeft();
+            }
+            default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
+        }
+        finishStopIfIdle();
+    }
+
+    private void dispatchQueue() {
+        while (!queue.isEmpty() && !draining) {
+            PoolRun head = queue.peek();
+            if (!tryLaunchQueued(head)) {
+                return;
+            }
+        }
+    }
+
+    private boolean tryLaunchQueued(PoolRun run) {
+        queue.poll();
+        if (tryLaunch(run)) {
+            if (run.waitTimer != null) {
+                run.waitTimer.cancel(false);
+            }
+            return true;
+        }
+        queue.addFirst(run);
+        return false;
+    }
+
+    synchronized void drain() {
+        draining = true;
+        while (!queue.isEmpty()) {
+            PoolRun run = queue.peek();
+            dequeue(run);
+            fallback(run, "the pool is draining");
+        }
+        PoolLog.get().info("draining: no new runs accepted");
+    }
+
+    synchronized void stop(boolean now) {
+        drain();
+        stopping = true;
+        if (now) {
+            for (PoolRun run : new ArrayList<>(running.values())) {
+                transport.send(slots.rank(run.slot), Tags.SIGNAL, Wire.ints(run.id, 9));
+            }
+        }
+        PoolLog.get().info("stop requested" + (now ? " (ending running runs)" : ""));
+        finishStopIfIdle();
+    }
+
+    private void finishStopIfIdle() {
+        if (stopping && running.isEmpty() && !slots.anyBusy()) {
+            for (int i = 0; i < slots.size(); i++) {
+                transport.send(slots.rank(i), Tags.SHUTDOWN, Wire.ints(0));
+            }
+            transport.stop();
+        }
+    }
+
+    synchronized List<String> status() {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("pool %d on %s: %s, socket %s", topology.poolIndex(), topology.host(),
+                stopping ? "stopping" : draining ? "draining" : "serving", socket));
+        lines.add(String.format("slots: %d (free %d, busy %d, starting %d, retired %d)", slots.size(),
+                slots.count(SlotTable.State.FREE), slots.count(SlotTable.State.BUSY),
+                slots.count(SlotTable.State.STARTING), slots.count(SlotTable.State.RETIRED)));
+        lines.addAll(slots.describe());
+        lines.add(String.format("runs: completed %d, running %d, queued %d, fallbacks %d", completedRuns,
+                running.size(), queue.size(), fallbacks));
+        lines.add(latency.summary());
+        return lines;
+    }
+}

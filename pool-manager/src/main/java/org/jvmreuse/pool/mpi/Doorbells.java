@@ -1,0 +1,99 @@
+package org.jvmreuse.pool.mpi;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.IntConsumer;
+import org.jvmreuse.pool.PoolLog;
+
+/**
+ * Wake-ups between pool processes on one host. MPI has no way to block until a message arrives
+ * without spinning a core, so each slot keeps a Unix socket to its manager: after an MPI send,
+ * the sender writes one byte to the receiver's doorbell, and an idle communication thread sleeps
+ * in select(2) instead of polling. A doorbell that reaches end-of-file means the process at the
+ * other end is gone, which is how a manager notices a slot that died.
+ */
+public final class Doorbells {
+    private static final ByteBuffer RING = ByteBuffer.wrap(new byte[] {1});
+
+    private final Selector selector;
+    private final Map<Integer, SocketChannel> byRank = new ConcurrentHashMap<>();
+    private final Queue<Map.Entry<Integer, SocketChannel>> toRegister = new ConcurrentLinkedQueue<>();
+    private final ByteBuffer drain = ByteBuffer.allocate(256);
+
+    public Doorbells() {
+        try {
+            selector = Selector.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Adds the doorbell of {@code rank}; safe from any thread. */
+    public void attach(int rank, SocketChannel channel) throws IOException {
+        channel.configureBlocking(false);
+        byRank.put(rank, channel);
+        toRegister.add(Map.entry(rank, channel));
+        selector.wakeup();
+    }
+
+    public boolean has(int rank) {
+        return byRank.containsKey(rank);
+    }
+
+    /** Rings {@code rank}'s doorbell, if it has one. Never blocks: a full socket means it is ringing already. */
+    public void ring(int rank) {
+        SocketChannel channel = byRank.get(rank);
+        if (channel != null) {
+            try {
+                channel.write(RING.duplicate());
+            } catch (IOException e) {
+                // the peer is gone; its end-of-file reaches await()
+            }
+        }
+    }
+
+    /** Wakes this process's own communication thread (another thread queued a send). */
+    public void wakeSelf() {
+        selector.wakeup();
+    }
+
+    /**
+     * Sleeps until a doorbell rings, {@link #wakeSelf} is called, or {@code millis} pass;
+     * {@code onLost} gets the rank of each doorbell found closed.
+     */
+    public void await(long millis, IntConsumer onLost) throws IOException {
+        for (Map.Entry<Integer, SocketChannel> e; (e = toRegister.poll()) != null; ) {
+            e.getValue().register(selector, SelectionKey.OP_READ, e.getKey());
+        }
+        selector.select(Math.max(1, millis));
+        for (SelectionKey key : selector.selectedKeys()) {
+            SocketChannel channel = (SocketChannel) key.channel();
+            int rank = (Integer) key.attachment();
+            int read;
+            try {
+                do {
+                    drain.clear();
+                    read = channel.read(drain);
+                } while (read > 0);
+            } catch (IOException e) {
+                read = -1;
+            }
+            if (read < 0) {
+                key.cancel();
+                byRank.remove(rank, channel);
+                channel.close();
+                PoolLog.get().warn("the doorbell of rank " + rank + " closed: that process has ended");
+                onLost.accept(rank);
+            }
+        }
+        selector.selectedKeys().clear();
+    }
+}

@@ -1,0 +1,24 @@
+package org.jvmreuse.pool.mpi;
+
+/** MPI tags of the messages between a Pool Manager and its slots (see docs/protocol.md). */
+public final class Tags {
+    /** slot to manager: pid, JDK version. */
+    public static final int HELLO = 1;
+    /** manager to slot: run id, then the encoded RunSpec. */
+    public static final int LAUNCH = 2;
+    /** manager to slot: run id, signal number. */
+    public static final int SIGNAL = 3;
+    /** slot to manager: run id; the run's stdio, environment and directory are in place. */
+    public static final int STARTED = 4;
+    /** slot to manager: run id, exit code, a message for the user ("" if none); output is flushed and closed. */
+    public static final int DONE = 5;
+    /** slot to manager: clean-up finished, the slot can take the next run. */
+    public static final int FREE = 6;
+    /** slot to manager: clean-up failed (reason); the slot leaves service. */
+    public static final int RETIRE = 7;
+    /** manager to slot: leave the MPI loop. */
+    public static final int SHUTDOWN = 8;
+
+    private Tags() {
+    }
+}

@@ -1,0 +1,67 @@
+package org.jvmreuse.pool.protocol;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+/** Reads and writes length-prefixed frames on a blocking socket channel. */
+public final class FrameChannel implements AutoCloseable {
+    private final SocketChannel channel;
+    private final Object writeLock = new Object();
+
+    public FrameChannel(SocketChannel channel) {
+        this.channel = channel;
+    }
+
+    public SocketChannel channel() {
+        return channel;
+    }
+
+    /** Reads one frame; {@link EOFException} when the peer closed the connection between frames. */
+    public Frame read() throws IOException, ProtocolException {
+        ByteBuffer header = ByteBuffer.allocate(4);
+        if (!fill(header, true)) {
+            throw new EOFException("peer closed the connection");
+        }
+        int length = header.flip().getInt();
+        if (length <= 0 || length > Frame.MAX_PAYLOAD) {
+            throw new ProtocolException("frame length " + Integer.toUnsignedString(length)
+                    + " is outside 1.." + Frame.MAX_PAYLOAD + " bytes");
+        }
+        ByteBuffer payload = ByteBuffer.allocate(length);
+        fill(payload, false);
+        return Frame.decode(payload.array());
+    }
+
+    private boolean fill(ByteBuffer buffer, boolean eofAllowedAtStart) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer) < 0) {
+                if (eofAllowedAtStart && buffer.position() == 0) {
+                    return false;
+                }
+                throw new EOFException("connection closed in the middle of a frame");
+            }
+        }
+        return true;
+    }
+
+    public void write(Frame frame) throws IOException {
+        byte[] payload = frame.encode();
+        ByteBuffer buffer = ByteBuffer.allocate(4 + payload.length).putInt(payload.length).put(payload).flip();
+        synchronized (writeLock) {
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing left to do with a connection that cannot even close
+        }
+    }
+}

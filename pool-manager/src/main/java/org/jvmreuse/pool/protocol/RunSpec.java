@@ -1,0 +1,140 @@
+package org.jvmreuse.pool.protocol;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What a run needs to behave exactly like {@code java -cp cp -Dprops main args} started in
+ * {@code cwd}. {@code sharedClassPath} (a subset of the class path) names library entries whose
+ * classes a slot may keep loaded, with their statics, across runs that share them.
+ */
+public record RunSpec(String mainClass, List<String> classPath, List<String> sharedClassPath, List<String> args,
+                      Map<String, String> properties, Map<String, String> environment, String cwd,
+                      String stdin, String stdout, String stderr) {
+
+    public static RunSpec fromFrame(Frame frame) throws ProtocolException {
+        String cwd = frame.require("cwd");
+        if (!cwd.startsWith("/")) {
+            throw new ProtocolException("cwd must be an absolute path, got '" + cwd + "'");
+        }
+        List<String> classPath = absolutePaths(frame.require("cp"), cwd);
+        List<String> shared = absolutePaths(frame.get("shared_cp") == null ? "" : frame.get("shared_cp"), cwd);
+        if (!classPath.containsAll(shared)) {
+            List<String> extra = new ArrayList<>(shared);
+            extra.removeAll(classPath);
+            throw new ProtocolException("shared_cp entries must also be on cp; not on cp: " + extra);
+        }
+        return new RunSpec(frame.require("main"), classPath, shared, frame.getAll("arg"),
+                pairs(frame.getAll("prop"), "prop"), pairs(frame.getAll("env"), "env"), cwd,
+                orDefault(frame.get("stdin"), "/dev/null"), orDefault(frame.get("stdout"), "/dev/null"),
+                orDefault(frame.get("stderr"), "/dev/null"));
+    }
+
+    private static List<String> absolutePaths(String classPath, String cwd) {
+        List<String> entries = new ArrayList<>();
+        for (String entry : classPath.split(":", -1)) {
+            if (!entry.isEmpty()) {
+                entries.add(entry.startsWith("/") ? entry : cwd + "/" + entry);
+            }
+        }
+        return entries;
+    }
+
+    private static String orDefault(String value, String fallback) {
+        return value == null || value.isEmpty() ? fallback : value;
+    }
+
+    private static Map<String, String> pairs(List<String> values, String what) throws ProtocolException {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String value : values) {
+            int eq = value.indexOf('=');
+            if (eq <= 0) {
+                throw new ProtocolException("malformed " + what + " '" + value + "': expected NAME=VALUE");
+            }
+            map.put(value.substring(0, eq), value.substring(eq + 1));
+        }
+        return map;
+    }
+
+    /** Binary form sent from the manager to a slot over MPI. */
+    public byte[] encode() {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            writeString(out, mainClass);
+            writeList(out, classPath);
+            writeList(out, sharedClassPath);
+            writeList(out, args);
+            writeMap(out, properties);
+            writeMap(out, environment);
+            writeString(out, cwd);
+            writeString(out, stdin);
+            writeString(out, stdout);
+            writeString(out, stderr);
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static RunSpec decode(byte[] data) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
+        return new RunSpec(readString(in), readList(in), readList(in), readList(in), readMap(in), readMap(in),
+                readString(in), readString(in), readString(in), readString(in));
+    }
+
+    // Length-prefixed UTF-8 rather than writeUTF, which stops at 64 KiB (a long env value).
+    private static void writeString(DataOutputStream out, String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static String readString(DataInputStream in) throws IOException {
+        byte[] b = new byte[in.readInt()];
+        in.readFully(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static void writeList(DataOutputStream out, List<String> list) throws IOException {
+        out.writeInt(list.size());
+        for (String s : list) {
+            writeString(out, s);
+        }
+    }
+
+    private static List<String> readList(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        List<String> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            list.add(readString(in));
+        }
+        return list;
+    }
+
+    private static void writeMap(DataOutputStream out, Map<String, String> map) throws IOException {
+        out.writeInt(map.size());
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            writeString(out, e.getKey());
+            writeString(out, e.getValue());
+        }
+    }
+
+    private static Map<String, String> readMap(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            map.put(readString(in), readString(in));
+        }
+        return map;
+    }
+}

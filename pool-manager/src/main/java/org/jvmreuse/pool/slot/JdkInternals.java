@@ -1,0 +1,62 @@
+package org.jvmreuse.pool.slot;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+
+/**
+ * Reflective access to the few JDK internals a slot must switch per run. The pool's launcher
+ * opens the packages involved ({@code --add-opens java.base/java.lang,java.io,sun.nio.fs}); the
+ * same fields exist from JDK 17 to 25.
+ */
+final class JdkInternals {
+    private JdkInternals() {
+    }
+
+    /** The first of {@code names} that {@code className} declares (JDK versions differ in names). */
+    static Field field(String className, String... names) {
+        ReflectiveOperationException missing = null;
+        for (String name : names) {
+            try {
+                Field field = Class.forName(className).getDeclaredField(name);
+                field.setAccessible(true);
+                return field;
+            } catch (ReflectiveOperationException e) {
+                missing = e;
+            } catch (RuntimeException e) {
+                throw unreachable(className + "." + name, e);
+            }
+        }
+        throw unreachable(className + "." + String.join("/", names), missing);
+    }
+
+    private static IllegalStateException unreachable(String what, Exception cause) {
+        return new IllegalStateException("cannot reach " + what + " in Java " + Runtime.version()
+                + " (is the slot JVM started with the pool's --add-opens options?)", cause);
+    }
+
+    static Method method(String className, String name, Class<?>... parameters) {
+        try {
+            Method method = Class.forName(className).getDeclaredMethod(name, parameters);
+            method.setAccessible(true);
+            return method;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw unreachable(className + "." + name, e);
+        }
+    }
+
+    static Object get(Field field, Object target) {
+        try {
+            return field.get(target);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void set(Field field, Object target, Object value) {
+        try {
+            field.set(target, value);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

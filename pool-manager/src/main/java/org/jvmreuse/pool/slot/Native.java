@@ -1,0 +1,33 @@
+package org.jvmreuse.pool.slot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The slot's JNI library (src/main/c/jvmreuse_native.c); its path comes from {@code -Djvmreuse.native}. */
+final class Native {
+    static {
+        String path = System.getProperty("jvmreuse.native");
+        if (path == null || !Files.isRegularFile(Path.of(path))) {
+            throw new IllegalStateException("the slot's native library is missing: set -Djvmreuse.native to the path of "
+                    + "libjvmreuse.so (built into pool-manager/target/native by mvn package); got " + path);
+        }
+        System.load(path);
+    }
+
+    private Native() {
+    }
+
+    static native void chdir(String directory) throws IOException;
+
+    /** Opens {@code path} (for writing: create, append) and puts it on file descriptor {@code targetFd}. */
+    static native void openOnto(String path, boolean write, int targetFd) throws IOException;
+
+    /** A close-on-exec copy of {@code fd}. */
+    static native int dup(int fd) throws IOException;
+
+    static native void dup2(int from, int to) throws IOException;
+
+    /** JVMTI StopThread: throws {@code error} in {@code thread}. False if JVMTI refused. */
+    static native boolean stopThread(Thread thread, Throwable error);
+}

@@ -1,0 +1,53 @@
+package org.jvmreuse.pool.slot;
+
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TimeZone;
+import org.jvmreuse.pool.mpi.MpiTransport;
+
+/** The per-process state a slot lends to each run and takes back afterwards. */
+final class SlotContext {
+    final MpiTransport transport;
+    final int managerRank;
+    final long threadStopMillis;
+    final ExitTrap exitTrap = new ExitTrap();
+    final StandardStreams streams = new StandardStreams();
+    final EnvironmentSwitch environment = new EnvironmentSwitch();
+    final WorkingDirectory workingDirectory = new WorkingDirectory();
+    final ShutdownHooks shutdownHooks = new ShutdownHooks();
+    final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup());
+    final SharedLoaders sharedLoaders = new SharedLoaders();
+    final TaskThreadGroup taskGroup = new TaskThreadGroup(Thread.currentThread().getThreadGroup());
+    private final Properties slotProperties = System.getProperties();
+    private final Map<Object, Object> propertyBaseline = Map.copyOf(System.getProperties());
+    private final Locale slotLocale = Locale.getDefault();
+    private final TimeZone slotTimeZone = TimeZone.getDefault();
+
+    SlotContext(MpiTransport transport, int managerRank, long threadStopMillis) throws IOException {
+        this.transport = transport;
+        this.managerRank = managerRank;
+        this.threadStopMillis = threadStopMillis;
+    }
+
+    /** A fresh properties object for a run: the JVM's own, then the run's {@code -D} values. */
+    Properties runProperties(Map<String, String> overrides) {
+        Properties properties = new Properties();
+        propertyBaseline.forEach((k, v) -> {
+            if (!k.toString().startsWith("jvmreuse.")) {
+                properties.put(k, v);
+            }
+        });
+        overrides.forEach(properties::setProperty);
+        return properties;
+    }
+
+    /** Puts back process-wide settings a run may have changed. */
+    void restoreGlobals() {
+        System.setProperties(slotProperties);
+        Thread.setDefaultUncaughtExceptionHandler(null);
+        Locale.setDefault(slotLocale);
+        TimeZone.setDefault(slotTimeZone);
+    }
+}

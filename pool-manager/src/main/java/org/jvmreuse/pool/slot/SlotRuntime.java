@@ -1,0 +1,188 @@
+package org.jvmreuse.pool.slot;
+
+import java.io.DataInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.jvmreuse.boot.ExitHook;
+import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.PoolThreads;
+import org.jvmreuse.pool.PoolTopology;
+import mpi.MPI;
+import mpi.MPIException;
+import org.jvmreuse.pool.mpi.Doorbells;
+import org.jvmreuse.pool.mpi.MpiTransport;
+import org.jvmreuse.pool.mpi.Tags;
+import org.jvmreuse.pool.mpi.Wire;
+import org.jvmreuse.pool.protocol.Frame;
+import org.jvmreuse.pool.protocol.FrameChannel;
+import org.jvmreuse.pool.protocol.RunSpec;
+
+/**
+ * A slot: a warm JVM that runs one program at a time for its Pool Manager. The MPI thread only
+ * receives; runs execute on the slot's runner thread. A slot whose run could not be cleaned
+ * leaves the pool instead of serving the next run from a contaminated JVM.
+ */
+public final class SlotRuntime implements MpiTransport.Handler {
+    private static final long DOORBELL_CONNECT_MILLIS = 60_000;
+    private final Path socket;
+    private final MpiTransport transport;
+    private final Doorbells doorbells;
+    private final int managerRank;
+    private final long threadStopMillis;
+    private final int warmupRuns;
+    private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>();
+    private SlotContext context;
+    private volatile TaskRun current;
+
+    public SlotRuntime(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells,
+                       long threadStopMillis, int warmupRuns) {
+        this.warmupRuns = warmupRuns;
+        this.socket = socket;
+        this.transport = transport;
+        this.doorbells = doorbells;
+        this.managerRank = topology.managerRank();
+        this.threadStopMillis = threadStopMillis;
+    }
+
+    public void run() throws Exception {
+        try {
+            context = new SlotContext(transport, managerRank, threadStopMillis);
+        } catch (IOException | RuntimeException e) {
+            // Say why to the manager (and so to `jvmreuse status`) instead of leaving it waiting.
+            PoolLog.get().error("this slot cannot serve", e);
+            retire("cannot start: " + e.getMessage());
+            transport.run(this);
+            return;
+        }
+        ExitHook.install(context.exitTrap);
+        warmUp();
+        PoolThreads.start("slot-runner", this::runnerLoop);
+        PoolThreads.start("slot-doorbell", this::connectDoorbell);
+        transport.send(managerRank, Tags.HELLO, hello());
+        transport.run(this);
+    }
+
+    /**
+     * Connects this slot's doorbell to its manager through the control socket (the manager may
+     * still be creating it). Without a doorbell the slot still works, polling MPI more often.
+     */
+    private void connectDoorbell() {
+        long deadline = System.currentTimeMillis() + DOORBELL_CONNECT_MILLIS;
+        while (true) {
+            try {
+                SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket));
+                new FrameChannel(channel).write(new Frame("doorbell").add("rank", MPI.COMM_WORLD.getRank()));
+                doorbells.attach(managerRank, channel);
+                return;
+            } catch (IOException | MPIException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    PoolLog.get().warn("no doorbell to the manager at " + socket + " (" + e + "); polling instead");
+                    return;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean everyPeerRings() {
+        return doorbells.has(managerRank);
+    }
+
+    /** The manager's process is gone: nothing will ever be sent to this slot again. */
+    @Override
+    public void onPeerLost(int rank) {
+        if (rank == managerRank) {
+            PoolLog.get().warn("the manager has gone; this slot ends");
+            transport.stop();
+        }
+    }
+
+    /** Runs the warm-up program through the ordinary run path before telling the manager it is ready. */
+    private void warmUp() throws InterruptedException {
+        long start = System.nanoTime();
+        List<String> classPath = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
+        Map<String, String> environment = System.getenv();
+        String cwd = System.getProperty("user.dir");
+        for (int i = 1; i <= warmupRuns; i++) {
+            RunSpec spec = new RunSpec(WarmupProgram.class.getName(), classPath, List.of(), List.of(), Map.of(),
+                    environment, cwd, "/dev/null", "/dev/null", "/dev/null");
+            TaskRun run = new TaskRun(-i, spec, context, false);
+            String problem = run.execute();
+            if (problem != null) {
+                throw new IllegalStateException("warm-up run failed: " + problem);
+            }
+        }
+        PoolLog.get().info(String.format("warmed up with %d runs in %.0f ms", warmupRuns, (System.nanoTime() - start) / 1e6));
+    }
+
+    private static byte[] hello() throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        out.writeLong(0);
+        out.writeLong(ProcessHandle.current().pid());
+        out.writeUTF(Runtime.version().toString());
+        return bytes.toByteArray();
+    }
+
+    @Override
+    public void onMessage(int source, int tag, byte[] payload) throws IOException {
+        DataInputStream in = Wire.reader(payload);
+        long runId = in.readLong();
+        switch (tag) {
+            case Tags.LAUNCH -> launches.add(new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, true));
+            case Tags.SIGNAL -> {
+                TaskRun run = current;
+                int signal = in.readInt();
+                if (run != null && run.id() == runId) {
+                    run.signal(signal);
+                }
+            }
+            case Tags.SHUTDOWN -> transport.stop();
+            default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
+        }
+    }
+
+    private void runnerLoop() {
+        try {
+            while (true) {
+                TaskRun run = launches.take();
+                current = run;
+                String problem = run.execute();
+                current = null;
+                if (problem != null) {
+                    retire(problem);
+                    return;
+                }
+                run.releaseLeftOpenFiles();
+                transport.send(managerRank, Tags.FREE, Wire.ints(run.id()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            PoolLog.get().error("slot runner failed", e);
+            retire("slot runner failed: " + e);
+        }
+    }
+
+    /**
+     * Leaves the pool: tells the manager, then ends this process. With mpirun's
+     * {@code --enable-recovery} (the pool launcher sets it) the job goes on without this rank.
+     */
+    private void retire(String reason) {
+        PoolLog.get().warn("retiring: " + reason);
+        transport.send(managerRank, Tags.RETIRE, Wire.text(0, reason));
+        transport.stop();
+    }
+}

@@ -1,0 +1,318 @@
+package org.jvmreuse.pool.slot;
+
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jvmreuse.boot.TaskExit;
+import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.mpi.Tags;
+import org.jvmreuse.pool.mpi.Wire;
+import org.jvmreuse.pool.protocol.RunSpec;
+
+/**
+ * One program run in a slot, from a fresh class loader to the clean-up that makes the slot
+ * reusable. The run ends the way a JVM would: when {@code main} has returned and no non-daemon
+ * thread of the run is left, on an exit call, or on a signal; then its shutdown hooks run, its
+ * leftover threads are ended, its output is closed and the exit code goes back to the manager.
+ */
+final class TaskRun {
+    private static final long HOOK_WAIT_MILLIS = 10_000;
+    private static final long FD_RELEASE_WAIT_MILLIS = 500;
+
+    private final long id;
+    private final RunSpec spec;
+    private final SlotContext slot;
+    private final Object lock = new Object();
+    private Integer endStatus;
+    private boolean runHooks;
+    private boolean mainFinished;
+    private boolean mainFailed;
+    private Set<Integer> fdsBefore = Set.of();
+    private final boolean reported;
+
+    /** {@code reported}: whether the manager hears of this run (false for the slot's warm-up runs). */
+    TaskRun(long id, RunSpec spec, SlotContext slot, boolean reported) {
+        this.reported = reported;
+        this.id = id;
+        this.spec = spec;
+        this.slot = slot;
+    }
+
+    long id() {
+        return id;
+    }
+
+    /** Ends the run with {@code status}; the first request wins. */
+    void requestEnd(int status, boolean withHooks) {
+        synchronized (lock) {
+            if (endStatus == null) {
+                endStatus = status;
+                runHooks = withHooks;
+                lock.notifyAll();
+            }
+        }
+    }
+
+    /** SIGINT, SIGHUP and SIGTERM run the shutdown hooks as in a JVM; SIGKILL does not. */
+    void signal(int signal) {
+        requestEnd(128 + signal, signal != 9);
+    }
+
+    /** Runs the program and cleans up; returns null if the slot is clean, else why it is not. */
+    String execute() throws InterruptedException {
+        long t0 = System.nanoTime();
+        fdsBefore = OpenFiles.snapshot();
+        slot.shutdownHooks.markStart();
+        TaskClassLoader loader = null;
+        List<Thread> stuck = List.of();
+        String failure = null;
+        int exitCode;
+        long t1 = 0;
+        long t2 = 0;
+        try {
+            slot.streams.lend(spec.stdin(), spec.stdout(), spec.stderr());
+            slot.environment.apply(spec.environment());
+            slot.workingDirectory.enter(spec.cwd());
+            System.setProperties(slot.runProperties(runProperties()));
+            if (reported) {
+                // The client relays stdin only after this, so the slot must hold the FIFO open by now.
+                slot.transport.send(slot.managerRank, Tags.STARTED, Wire.ints(id));
+            }
+            List<String> ownEntries = new ArrayList<>(spec.classPath());
+            ownEntries.removeAll(spec.sharedClassPath());
+            loader = new TaskClassLoader(ownEntries, slot.sharedLoaders.forEntries(spec.sharedClassPath()));
+            slot.exitTrap.setCurrent(this);
+            t1 = System.nanoTime();
+            Thread main = startMain(loader);
+            exitCode = awaitEnd(main);
+            t2 = System.nanoTime();
+            List<Thread> hooks = slot.shutdownHooks.finish(runHooks, HOOK_WAIT_MILLIS);
+            if (!hooks.isEmpty()) {
+                PoolLog.get().warn("run " + id + ": " + hooks.size() + " shutdown hook(s) still running after "
+                        + HOOK_WAIT_MILLIS + " ms; ending them");
+            }
+            stuck = slot.threads.endAll(slot.threadStopMillis);
+        } catch (IOException | RuntimeException e) {
+            failure = e.getMessage();
+            PoolLog.get().error("run " + id + " of " + spec.mainClass() + " could not be set up", e);
+            exitCode = 1;
+            stuck = slot.threads.endAll(slot.threadStopMillis);
+        } finally {
+            slot.exitTrap.setCurrent(null);
+            restoreStreams();
+        }
+        if (reported) {
+            slot.transport.send(slot.managerRank, Tags.DONE, Wire.intAndText(id, exitCode,
+                    failure == null ? "" : "the pool could not start the program: " + failure));
+        }
+        long t3 = System.nanoTime();
+        if (failure != null) {
+            PoolLog.get().warn("run " + id + " ended with exit code 1: " + failure);
+        }
+        String problem = cleanUp(loader, stuck);
+        if (reported) {
+            PoolLog.get().info(String.format("run %d: %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms",
+                id, spec.mainClass(), exitCode, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
+                (System.nanoTime() - t3) / 1e6));
+        }
+        return problem;
+    }
+
+    private Map<String, String> runProperties() {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("user.dir", spec.cwd());
+        properties.put("java.class.path", String.join(java.io.File.pathSeparator, spec.classPath()));
+        properties.put("sun.java.command", (spec.mainClass() + " " + String.join(" ", spec.args())).trim());
+        properties.putAll(spec.properties());
+        return properties;
+    }
+
+    private Thread startMain(ClassLoader loader) {
+        Thread main = new Thread(slot.taskGroup, () -> runMain(loader), "main");
+        main.setDaemon(false); // as in java; threads it starts inherit this
+        main.setContextClassLoader(loader);
+        main.start();
+        return main;
+    }
+
+    /** Runs in the run's main thread: what the {@code java} launcher does, with its messages. */
+    private void runMain(ClassLoader loader) {
+        try {
+            Method main = findMain(loader);
+            if (main != null) {
+                main.invoke(null, (Object) spec.args().toArray(new String[0]));
+            }
+        } catch (InvocationTargetException e) {
+            reportUncaught(e.getCause());
+        } catch (TaskExit e) {
+            // the run was ended while main was being set up
+        } catch (Throwable e) {
+            reportUncaught(e);
+        } finally {
+            synchronized (lock) {
+                mainFinished = true;
+                lock.notifyAll();
+            }
+        }
+    }
+
+    private Method findMain(ClassLoader loader) {
+        Class<?> mainClass;
+        try {
+            mainClass = Class.forName(spec.mainClass(), false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            System.err.println("Error: Could not find or load main class " + spec.mainClass());
+            System.err.println("Caused by: " + e);
+            missingClassPathEntries().forEach(entry ->
+                    PoolLog.get().info("run " + id + ": class path entry " + entry + " does not exist"));
+            failMain();
+            return null;
+        }
+        try {
+            Method main = mainClass.getMethod("main", String[].class);
+            if (Modifier.isStatic(main.getModifiers()) && main.getReturnType() == void.class) {
+                return main;
+            }
+        } catch (NoSuchMethodException e) {
+            // reported below, in the java launcher's words
+        }
+        System.err.println("Error: Main method not found in class " + spec.mainClass() + ", please define the main method as:");
+        System.err.println("   public static void main(String[] args)");
+        System.err.println("or a JavaFX application class must extend javafx.application.Application");
+        failMain();
+        return null;
+    }
+
+    private List<String> missingClassPathEntries() {
+        List<String> missing = new ArrayList<>();
+        for (String entry : spec.classPath()) {
+            if (!entry.endsWith("*") && !Files.exists(Path.of(entry))) {
+                missing.add(entry);
+            }
+        }
+        return missing;
+    }
+
+    private void failMain() {
+        synchronized (lock) {
+            mainFailed = true;
+        }
+    }
+
+    private void reportUncaught(Throwable e) {
+        if (e instanceof TaskExit) {
+            return;
+        }
+        failMain();
+        hidePoolFrames(e);
+        Thread self = Thread.currentThread();
+        self.getUncaughtExceptionHandler().uncaughtException(self, e);
+    }
+
+    /** Cuts the slot's frames (and the reflective call into main) off the trace, as java shows it. */
+    private static void hidePoolFrames(Throwable e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        for (int i = 0; i < trace.length; i++) {
+            if (trace[i].getClassName().equals(TaskRun.class.getName())) {
+                int end = i;
+                while (end > 0 && isReflection(trace[end - 1])) {
+                    end--;
+                }
+                e.setStackTrace(Arrays.copyOf(trace, end));
+                return;
+            }
+        }
+    }
+
+    private static boolean isReflection(StackTraceElement frame) {
+        String cls = frame.getClassName();
+        return cls.startsWith("jdk.internal.reflect.") || cls.equals("java.lang.reflect.Method");
+    }
+
+    private int awaitEnd(Thread main) throws InterruptedException {
+        synchronized (lock) {
+            while (endStatus == null) {
+                if (mainFinished && noOtherNonDaemon(main)) {
+                    endStatus = mainFailed ? 1 : 0;
+                    runHooks = true;
+                    break;
+                }
+                lock.wait(mainFinished ? 5 : 0);
+            }
+            return endStatus;
+        }
+    }
+
+    private boolean noOtherNonDaemon(Thread main) {
+        for (Thread t : slot.threads.liveNonDaemon()) {
+            if (t != main) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void restoreStreams() {
+        try {
+            slot.streams.restore();
+        } catch (IOException e) {
+            PoolLog.get().error("run " + id + ": restoring the slot's standard streams failed", e);
+        }
+    }
+
+    /** After the client has its answer: everything the run changed goes back. */
+    private String cleanUp(TaskClassLoader loader, List<Thread> stuck) {
+        slot.environment.restore();
+        slot.restoreGlobals();
+        try {
+            slot.workingDirectory.restore();
+        } catch (IOException e) {
+            return "cannot return to the slot's working directory: " + e.getMessage();
+        }
+        if (loader != null) {
+            try {
+                loader.close();
+            } catch (IOException e) {
+                PoolLog.get().warn("run " + id + ": closing its class loader: " + e);
+            }
+        }
+        java.beans.Introspector.flushCaches();
+        if (!stuck.isEmpty()) {
+            return stuck.size() + " thread(s) of run " + id + " would not stop: " + stuck;
+        }
+        return null;
+    }
+
+    /**
+     * Files the run left open are closed by the JDK's cleaners once their streams are
+     * unreachable, which they are once the run's loader and threads are gone; a GC makes that
+     * happen now. Only runs that left descriptors open pay for it. Called after {@link #execute}
+     * has returned, so that no frame of it still holds the run's loader.
+     */
+    void releaseLeftOpenFiles() {
+        List<String> leaked = OpenFiles.openedSince(fdsBefore);
+        long deadline = System.currentTimeMillis() + FD_RELEASE_WAIT_MILLIS;
+        while (!leaked.isEmpty() && System.currentTimeMillis() < deadline) {
+            System.gc();
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            leaked = OpenFiles.openedSince(fdsBefore);
+        }
+        if (!leaked.isEmpty()) {
+            PoolLog.get().warn("run " + id + " left file descriptors open that are still referenced: " + leaked);
+        }
+    }
+}

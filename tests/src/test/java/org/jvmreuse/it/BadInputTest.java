@@ -1,0 +1,167 @@
+package org.jvmreuse.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every bad request gets a clear answer, and the pool keeps serving afterwards. */
+class BadInputTest {
+    private static Pool pool;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pool = Pool.start(1);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        pool.close();
+    }
+
+    @AfterEach
+    void poolStillServes() throws Exception {
+        Pool.Result result = pool.program("StaticCounter");
+        assertEquals(0, result.code(), result.toString());
+        assertEquals("1\n", result.out());
+        assertTrue(result.err().contains("running in slot 0"), result.err());
+    }
+
+    private static String runsCompleted(String status) {
+        return status.replaceAll("(?s).*runs: completed (\\d+),.*", "$1");
+    }
+
+    private static List<String> reply(byte[] payload, int declaredLength) throws Exception {
+        try (RawClient client = new RawClient(pool.socket)) {
+            client.sendRaw(declaredLength, payload);
+            return client.read();
+        }
+    }
+
+    private static List<String> reply(String... strings) throws Exception {
+        byte[] payload = RawClient.payload(strings);
+        return reply(payload, payload.length);
+    }
+
+    private static String[] run(String... extra) {
+        List<String> fields = new java.util.ArrayList<>(List.of("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS,
+                "main=org.jvmreuse.it.programs.StaticCounter", "stdout=/dev/null", "stderr=/dev/null"));
+        fields.addAll(List.of(extra));
+        return fields.toArray(new String[0]);
+    }
+
+    @Test
+    void malformedFrameIsRefused() throws Exception {
+        byte[] notTerminated = "run\0main=X".getBytes();
+        assertEquals(List.of("error", "message=malformed frame: payload must be NUL-terminated strings"),
+                reply(notTerminated, notTerminated.length));
+        assertEquals(List.of("error", "message=malformed field 'no-equals-sign': expected key=value"),
+                reply("run", "no-equals-sign"));
+    }
+
+    @Test
+    void oversizedFrameIsRefusedWithoutReadingIt() throws Exception {
+        List<String> answer = reply(new byte[16], 2 << 20);
+        assertEquals("error", answer.get(0));
+        assertEquals("message=frame length 2097152 is outside 1..1048576 bytes", answer.get(1));
+    }
+
+    @Test
+    void unknownRequestAndMissingFieldsAreNamed() throws Exception {
+        assertEquals(List.of("error", "message=unknown request type 'frobnicate'"), reply("frobnicate"));
+        assertEquals(List.of("error", "message='run' request lacks the required field 'main'"),
+                reply("run", "cwd=/tmp", "cp=/tmp"));
+        assertEquals(List.of("error", "message=cwd must be an absolute path, got 'relative'"),
+                reply("run", "cwd=relative", "cp=/tmp", "main=X"));
+        assertEquals(List.of("error", "message=wait_ms must be a whole number of milliseconds >= 0, got 'soon'"),
+                reply(run("wait_ms=soon")));
+        assertEquals(List.of("error", "message=malformed env 'NOVALUE': expected NAME=VALUE"), reply(run("env=NOVALUE")));
+        assertEquals(List.of("error", "message='signal' is only valid on the connection of a running 'run'"),
+                reply("signal", "sig=15"));
+    }
+
+    @Test
+    void unknownMainClassAndMissingClassPathEntriesBehaveLikeJava() throws Exception {
+        Pool.Result missing = pool.run("-cp", "/no/such/dir:" + Pool.PROGRAMS, "org.jvmreuse.it.programs.NoSuchMain");
+        assertEquals(1, missing.code(), missing.toString());
+        assertTrue(missing.err().contains("Error: Could not find or load main class org.jvmreuse.it.programs.NoSuchMain\n"
+                + "Caused by: java.lang.ClassNotFoundException: org.jvmreuse.it.programs.NoSuchMain\n"), missing.err());
+
+        Pool.Result skipsMissingEntry = pool.run("-cp", "/no/such/dir:" + Pool.PROGRAMS, "org.jvmreuse.it.programs.StaticCounter");
+        assertEquals(0, skipsMissingEntry.code(), skipsMissingEntry.toString());
+        assertEquals("1\n", skipsMissingEntry.out());
+        assertTrue(pool.slotLog(1).contains("class path entry /no/such/dir does not exist"), "logged for the user");
+    }
+
+    @Test
+    void unopenableOutputEndsTheRunWithAMessage() throws Exception {
+        try (RawClient client = new RawClient(pool.socket)) {
+            client.send("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS, "main=org.jvmreuse.it.programs.StaticCounter",
+                    "stdout=/no/such/dir/out.txt", "stderr=/dev/null");
+            List<String> exit = client.read();
+            while (!exit.get(0).equals("exit")) {
+                assertTrue(List.of("queued", "started").contains(exit.get(0)), exit.toString());
+                exit = client.read();
+            }
+            assertEquals("exit", exit.get(0));
+            assertEquals("code=1", exit.get(1));
+            assertTrue(exit.get(2).startsWith("message=the pool could not start the program: cannot open for writing "
+                    + "/no/such/dir/out.txt"), exit.toString());
+        }
+    }
+
+    @Test
+    void clientThatDisconnectsMidRunFreesItsSlot() throws Exception {
+        try (RawClient client = new RawClient(pool.socket)) {
+            client.send("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS, "main=org.jvmreuse.it.programs.Exiter",
+                    "arg=sleep", "arg=600000", "stdout=/dev/null", "stderr=/dev/null");
+            List<String> reply = client.read();
+            while (!reply.get(0).equals("started")) {
+                assertEquals("queued", reply.get(0), reply.toString());
+                reply = client.read();
+            }
+            pool.awaitStatus("busy 1", 10_000);
+        }
+        pool.awaitStatus("free 1,", 15_000);
+    }
+
+    @Test
+    void anotherUserIsRefused() throws Exception {
+        assertEquals("root", System.getProperty("user.name"), "this test switches to user nobody, which needs root");
+        // Layer 1: the socket's directory is private, so another user cannot even connect.
+        Pool.Result denied = Pool.exec(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                Pool.CLIENT.toString(), "--socket", pool.socket.toString(), "status"), Map.of(), Path.of("/tmp"), 30);
+        assertEquals(1, denied.code(), denied.toString());
+        assertTrue(denied.err().contains(pool.socket.toString()), denied.err());
+        // Layer 2: even with the directory opened up, the manager checks the peer's credentials.
+        Path dir = pool.socket.getParent();
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+        Files.setPosixFilePermissions(pool.socket, PosixFilePermissions.fromString("rw-rw-rw-"));
+        try {
+            Pool.Result refused = Pool.exec(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                    Pool.CLIENT.toString(), "--socket", pool.socket.toString(), "status"), Map.of(), Path.of("/tmp"), 30);
+            assertTrue(refused.code() != 0, refused.toString());
+            assertTrue(refused.err().contains("user nobody may not use this pool: it runs programs only for its owner, root"),
+                    refused.err());
+            assertEquals("", refused.out());
+            // A run from another user never reaches a slot: it is refused or runs in the user's own new JVM.
+            String before = pool.status();
+            Pool.Result run = Pool.exec(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                    Pool.CLIENT.toString(), "--socket", pool.socket.toString(), "run", "-cp", Pool.PROGRAMS,
+                    "org.jvmreuse.it.programs.StaticCounter"), Map.of(), Path.of("/tmp"), 60);
+            assertTrue(!run.err().contains("running in slot"), run.toString());
+            assertEquals(runsCompleted(before), runsCompleted(pool.status()), "no run reached the pool");
+        } finally {
+            Files.setPosixFilePermissions(pool.socket, PosixFilePermissions.fromString("rw-------"));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.jvmreuse.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Run loaders are collected: 500 class-heavy runs in one slot leave no growing residue. */
+class ClassReclamationTest {
+    private static final int RUNS = 500;
+    private static final String CLASSES_PER_RUN = "800";
+
+    @Test
+    void loadedClassesAndMetaspaceStayFlatOver500Runs() throws Exception {
+        String jar = System.getProperty("jvmreuse.classheavy.jar");
+        assertTrue(jar != null && new java.io.File(jar).isFile(), "class-heavy jar: " + jar);
+        try (Pool pool = Pool.start(1)) {
+            Map<String, Long> atTen = null;
+            Map<String, Long> last = null;
+            for (int run = 1; run <= RUNS; run++) {
+                Pool.Result result = pool.run("-cp", Pool.PROGRAMS + ":" + jar, "org.jvmreuse.it.programs.ClassHeavy",
+                        jar, CLASSES_PER_RUN);
+                assertEquals(0, result.code(), "run " + run + ": " + result);
+                assertTrue(result.err().contains("running in slot 0"), "run " + run + " fell back: " + result.err());
+                last = numbers(result.out());
+                assertTrue(last.get("loaded") >= 500, "the program loaded too few classes: " + result.out());
+                if (run == 10) {
+                    atTen = last;
+                }
+            }
+            for (String key : new String[] {"classes", "metaspace"}) {
+                double ratio = (double) last.get(key) / atTen.get(key);
+                assertTrue(ratio <= 1.10, key + " grew from " + atTen.get(key) + " after run 10 to " + last.get(key)
+                        + " after run " + RUNS + " (ratio " + ratio + ")");
+            }
+        }
+    }
+
+    private static Map<String, Long> numbers(String out) {
+        Map<String, Long> values = new HashMap<>();
+        for (String line : out.split("\n")) {
+            String[] kv = line.split("=");
+            values.put(kv[0], Long.parseLong(kv[1]));
+        }
+        return values;
+    }
+}

@@ -1,0 +1,65 @@
+package org.jvmreuse.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** When the pool cannot take a program, jvmreuse runs it in a new JVM and the user gets the same result. */
+class FallbackTest {
+    private static Pool.Result client(Path socket, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(Pool.CLIENT.toString()));
+        command.addAll(List.of(args));
+        return Pool.exec(command, Map.of("JVMREUSE_SOCKET", socket.toString(), "JVMREUSE_VERBOSE", "1"), null, 120);
+    }
+
+    @Test
+    void noPoolMeansANewJvm() throws Exception {
+        Pool.Result result = client(Path.of("/tmp/jvmreuse-no-such-pool/pool.sock"), "run", "-cp", Pool.PROGRAMS,
+                "org.jvmreuse.it.programs.Echo", "3");
+        assertEquals(3, result.code(), result.toString());
+        assertEquals("echo 3\n", result.out());
+        assertTrue(result.err().contains("starting a new JVM"), result.err());
+    }
+
+    @Test
+    void busyPoolAndUnsupportedOptionsFallBack() throws Exception {
+        try (Pool pool = Pool.start(1)) {
+            Process busy = pool.startProgram("Exiter", "sleep", "600000");
+            pool.awaitStatus("busy 1", 15_000);
+            Pool.Result waited = client(pool.socket, "run", "--wait-ms", "300", "-cp", Pool.PROGRAMS,
+                    "org.jvmreuse.it.programs.Echo", "4");
+            assertEquals(4, waited.code(), waited.toString());
+            assertEquals("echo 4\n", waited.out());
+            assertTrue(waited.err().contains("no slot became free within 300 ms"), waited.err());
+            busy.destroy();
+            pool.awaitStatus("free 1,", 15_000);
+
+            Pool.Result option = client(pool.socket, "run", "-ea", "-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "5");
+            assertEquals(5, option.code(), option.toString());
+            assertTrue(option.err().contains("-ea"), option.err());
+            assertTrue(pool.status().contains("fallbacks 1"), pool.status());
+        }
+    }
+
+    @Test
+    void stoppedPoolLeavesNoProcessAndClientsFallBack() throws Exception {
+        Pool pool = Pool.start(2);
+        List<ProcessHandle> processes = pool.poolProcesses();
+        assertEquals(3, processes.size(), "mpirun starts one manager and two slots: " + processes);
+        Pool.Result stop = Pool.exec(List.of(Pool.LAUNCHER.toString(), "stop", "--socket", pool.socket.toString()),
+                Map.of(), null, 60);
+        assertEquals(0, stop.code(), stop.toString());
+        assertTrue(!pool.mpirunAlive(), "mpirun still running after stop");
+        for (ProcessHandle process : processes) {
+            assertTrue(!process.isAlive(), "pool process " + process.pid() + " left behind");
+        }
+        Pool.Result after = client(pool.socket, "run", "-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "7");
+        assertEquals(0, after.code(), after.toString());
+        assertTrue(after.err().contains("starting a new JVM"), after.err());
+        pool.close();
+    }
+}

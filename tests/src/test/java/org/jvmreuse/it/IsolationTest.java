@@ -1,0 +1,79 @@
+package org.jvmreuse.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One slot, so every run here lands in the same JVM as the one before it. */
+class IsolationTest {
+    private static Pool pool;
+
+    @BeforeAll
+    static void start() throws Exception {
+        pool = Pool.start(1);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        pool.close();
+    }
+
+    @Test
+    void staticsStartFreshEveryRun() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            Pool.Result result = pool.program("StaticCounter");
+            assertEquals(0, result.code(), result.toString());
+            assertEquals("1\n", result.out());
+            assertTrue(result.err().contains("running in slot 0"), result.err());
+        }
+    }
+
+    @Test
+    void propertiesEnvironmentDirectoryAndHandlersDoNotCarryOver(@TempDir Path first, @TempDir Path second)
+            throws Exception {
+        Pool.Result one = pool.run(List.of("-Dprobe.prop=given", "-cp", Pool.PROGRAMS,
+                "org.jvmreuse.it.programs.StateProbe"), Map.of("PROBE_ENV", "from-first"), first);
+        assertEquals(0, one.code(), one.toString());
+        assertTrue(one.out().contains("prop=given\n"), one.out());
+        assertTrue(one.out().contains("env=from-first\n"), one.out());
+        assertTrue(one.out().contains("envmap=from-first\n"), one.out());
+        assertTrue(one.out().contains("user.dir=" + first + "\n"), one.out());
+        assertTrue(one.out().contains("file=" + first.resolve("rel.txt") + "\n"), one.out());
+        assertTrue(one.out().contains("nio=" + first.resolve("rel.txt") + "\n"), one.out());
+        assertTrue(one.out().contains("classpath=" + Pool.PROGRAMS + "\n"), one.out());
+        assertTrue(one.out().contains("newprop=leaked\n"), one.out());
+        assertTrue(Files.exists(first.resolve("rel.txt")), "relative write went to the run's directory");
+
+        Pool.Result two = pool.run(List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.StateProbe"), Map.of(), second);
+        assertEquals(0, two.code(), two.toString());
+        assertTrue(two.out().contains("prop=null\n"), two.out());
+        assertTrue(two.out().contains("env=null\n"), two.out());
+        assertTrue(two.out().contains("envmap=null\n"), two.out());
+        assertTrue(two.out().contains("user.dir=" + second + "\n"), two.out());
+        assertTrue(two.out().contains("nio=" + second.resolve("rel.txt") + "\n"), two.out());
+        assertTrue(two.out().contains("handler=null\n"), two.out());
+        assertFalse(two.out().contains("locale=ja_JP"), two.out());
+        assertTrue(Files.exists(second.resolve("rel.txt")));
+    }
+
+    @Test
+    void leftoverThreadsAreStoppedAndLeftOpenFilesClosed(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("left-open.bin");
+        Pool.Result leave = pool.program("Leaker", "leave", file.toString());
+        assertEquals(0, leave.code(), leave.toString());
+        Pool.Result check = pool.program("Leaker", "check", file.toString());
+        assertEquals(0, check.code(), check.toString());
+        assertTrue(check.err().contains("running in slot 0"), "same slot: " + check.err());
+        assertTrue(check.out().contains("leaker-threads=0\n"), check.out());
+        assertTrue(check.out().contains("file-open=false\n"), check.out());
+    }
+}

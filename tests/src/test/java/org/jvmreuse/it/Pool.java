@@ -1,0 +1,156 @@
+package org.jvmreuse.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real pool for a test: started with job-scripts/bin/jvmreuse-pool (mpirun and all) on a
+ * private socket, driven with the real jvmreuse client, stopped by PID when closed.
+ */
+final class Pool implements AutoCloseable {
+    static final Path REPO = Path.of(System.getProperty("jvmreuse.repo", "..")).toAbsolutePath().normalize();
+    static final Path CLIENT = REPO.resolve("pool-manager/target/native/jvmreuse");
+    static final Path LAUNCHER = REPO.resolve("job-scripts/bin/jvmreuse-pool");
+    static final String PROGRAMS = REPO.resolve("tests/target/test-classes").toString();
+
+    final Path dir;
+    final Path socket;
+    final String java;
+    private final long mpirunPid;
+
+    private Pool(Path dir, String java, long mpirunPid) {
+        this.dir = dir;
+        this.socket = dir.resolve("pool.sock");
+        this.java = java;
+        this.mpirunPid = mpirunPid;
+    }
+
+    static Pool start(int slots) throws Exception {
+        return start(slots, Jdks.DEFAULT);
+    }
+
+    static Pool start(int slots, String java) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "jrt-");
+        Files.delete(dir); // the pool creates it, private
+        Result started = exec(List.of(LAUNCHER.toString(), "start", "--slots", Integer.toString(slots),
+                "--socket", dir.resolve("pool.sock").toString(), "--java", java, "--heap", "256m"), Map.of(), null, 180);
+        if (started.code != 0) {
+            throw new IllegalStateException("pool did not start: " + started);
+        }
+        long pid = Long.parseLong(Files.readString(dir.resolve("pool.pid")).trim());
+        return new Pool(dir, java, pid);
+    }
+
+    /** {@code jvmreuse run} with the given java-style arguments, environment additions and working directory. */
+    Result run(List<String> javaArgs, Map<String, String> env, Path cwd) throws Exception {
+        List<String> command = new ArrayList<>(List.of(CLIENT.toString(), "run", "-v"));
+        command.addAll(javaArgs);
+        return exec(command, withSocket(env), cwd, 120);
+    }
+
+    Result run(String... javaArgs) throws Exception {
+        return run(List.of(javaArgs), Map.of(), null);
+    }
+
+    /** Runs a test program (from tests/target/test-classes) in the pool. */
+    Result program(String simpleName, String... args) throws Exception {
+        List<String> javaArgs = new ArrayList<>(List.of("-cp", PROGRAMS, "org.jvmreuse.it.programs." + simpleName));
+        javaArgs.addAll(List.of(args));
+        return run(javaArgs, Map.of(), null);
+    }
+
+    Process startProgram(String simpleName, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(CLIENT.toString(), "run", "-v", "-cp", PROGRAMS,
+                "org.jvmreuse.it.programs." + simpleName));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(withSocket(Map.of()));
+        return builder.start();
+    }
+
+    String status() throws Exception {
+        Result result = exec(List.of(CLIENT.toString(), "status"), withSocket(Map.of()), null, 30);
+        if (result.code != 0) {
+            throw new IllegalStateException("status failed: " + result);
+        }
+        return result.out;
+    }
+
+    /** Polls status until it contains {@code text}. */
+    void awaitStatus(String text, long timeoutMillis) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        String last = "";
+        while (System.currentTimeMillis() < deadline) {
+            last = status();
+            if (last.contains(text)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("status never showed '" + text + "':\n" + last);
+    }
+
+    String slotLog(int rank) throws IOException {
+        return Files.readString(dir.resolve("logs/slot-rank" + rank + ".log"));
+    }
+
+    private Map<String, String> withSocket(Map<String, String> env) {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("JVMREUSE_SOCKET", socket.toString());
+        return all;
+    }
+
+    @Override
+    public void close() throws Exception {
+        exec(List.of(LAUNCHER.toString(), "stop", "--now", "--socket", socket.toString()), Map.of(), null, 60);
+        ProcessHandle.of(mpirunPid).ifPresent(p -> {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        });
+    }
+
+    boolean mpirunAlive() {
+        return ProcessHandle.of(mpirunPid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    List<ProcessHandle> poolProcesses() {
+        return ProcessHandle.of(mpirunPid).map(p -> p.descendants().toList()).orElse(List.of());
+    }
+
+    record Result(int code, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    static Result exec(List<String> command, Map<String, String> env, Path cwd, long timeoutSeconds) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(env);
+        builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        if (cwd != null) {
+            builder.directory(cwd.toFile());
+        }
+        Path out = Files.createTempFile("jrt-out", ".txt");
+        Path err = Files.createTempFile("jrt-err", ".txt");
+        builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process process = builder.start();
+        try {
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new AssertionError("timed out after " + timeoutSeconds + " s: " + command);
+            }
+            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+}

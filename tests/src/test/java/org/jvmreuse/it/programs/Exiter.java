@@ -1,0 +1,36 @@
+package org.jvmreuse.it.programs;
+
+/**
+ * Ends in the way its first argument names: {@code exit N}, {@code halt N}, {@code thread-exit N}
+ * (System.exit from another thread), {@code throw}, {@code return}, {@code non-daemon} (main
+ * returns while a non-daemon thread still prints), {@code sleep MILLIS}. A shutdown hook prints
+ * "hook ran".
+ */
+public final class Exiter {
+    public static void main(String[] args) throws Exception {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("hook ran")));
+        System.out.println("started " + args[0]);
+        switch (args[0]) {
+            case "exit" -> System.exit(Integer.parseInt(args[1]));
+            case "halt" -> Runtime.getRuntime().halt(Integer.parseInt(args[1]));
+            case "thread-exit" -> {
+                Thread t = new Thread(() -> System.exit(Integer.parseInt(args[1])));
+                t.start();
+                Thread.sleep(60_000);
+                System.out.println("not reached");
+            }
+            case "throw" -> throw new IllegalStateException("thrown by the program");
+            case "non-daemon" -> new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                System.out.println("non-daemon thread finished");
+            }).start();
+            case "sleep" -> Thread.sleep(Long.parseLong(args[1]));
+            default -> { }
+        }
+        System.out.println("main returned");
+    }
+}
