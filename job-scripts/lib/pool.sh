@@ -115,6 +115,11 @@ jvmreuse_pool_start() {
     dir=$(dirname "$socket")
     log=$dir/logs/mpirun.log
     timeout=${JVMREUSE_START_TIMEOUT:-120}
+    if "$JVMREUSE_CLIENT" --socket "$socket" status >/dev/null 2>&1; then
+        _jvmreuse_log "ERROR: a pool is already serving $socket (mpirun pid $(cat "$dir/pool.pid" 2>/dev/null || echo '?'));" \
+            "stop it (jvmreuse-pool stop --socket $socket) or choose another --socket"
+        return 1
+    fi
     mkdir -p "$dir/logs"
     chmod 700 "$dir"
     jvmreuse_pool_command

@@ -49,11 +49,19 @@ public final class PoolMain {
                 + ", Java " + Runtime.version());
         Doorbells doorbells = new Doorbells();
         MpiTransport transport = new MpiTransport(MPI.COMM_WORLD, doorbells);
-        if (topology.isManager(rank)) {
-            new PoolManager(topology, socket, transport, doorbells).run();
-        } else {
-            new SlotRuntime(topology, socket, transport, doorbells, options.threadStopMillis(),
-                    options.warmupRuns()).run();
+        try {
+            if (topology.isManager(rank)) {
+                new PoolManager(topology, socket, transport, doorbells).run();
+            } else {
+                new SlotRuntime(topology, socket, transport, doorbells, options.threadStopMillis(),
+                        options.warmupRuns()).run();
+            }
+        } catch (Exception | Error e) {
+            // A rank that cannot go on ends the whole launch, with the reason, rather than hang it.
+            PoolLog.get().error("rank " + rank + " failed", e);
+            System.err.println("jvmreuse pool (rank " + rank + " on " + topology.host() + "): " + e.getMessage());
+            MPI.COMM_WORLD.abort(1);
+            return;
         }
         MPI.Finalize();
         PoolLog.get().info("rank " + rank + " finished");

@@ -19,14 +19,14 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "                           default 0: one pool per host holding all its ranks",
             "  --thread-stop-ms N       how long a run's leftover threads get to stop (default 2000)",
             "  --warmup-runs N          runs of the built-in warm-up program each slot makes before it",
-            "                           serves (default 200; 0: none)");
+            "                           serves (default 100; 0: none)");
 
     public static PoolOptions parse(String[] args) {
         String socket = null;
         String logDir = null;
         int ranksPerPool = 0;
         long threadStop = 2000;
-        int warmupRuns = 200;
+        int warmupRuns = 100;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {

@@ -4,19 +4,37 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Run loaders are collected: 500 class-heavy runs in one slot leave no growing residue. */
+/**
+ * Run loaders are collected: 500 class-heavy runs in one slot leave no growing residue, measured
+ * through JMX inside the slot. Metaspace also holds the JIT's profiling data of JDK methods,
+ * which grows with C2 tiered profiling over the first few hundred runs until every hot method
+ * has it (bounded: about 1 MB here, flat after about 400 runs). So Metaspace itself is checked
+ * in a pool compiling with C1 only, where profiling data is not collected and the number shows
+ * class metadata alone; with the default JIT the class metadata space (every loaded class's
+ * structure, where a leaked loader of 800 classes would add about 0.6 MB per run) is checked.
+ */
 class ClassReclamationTest {
     private static final int RUNS = 500;
     private static final String CLASSES_PER_RUN = "800";
 
     @Test
-    void loadedClassesAndMetaspaceStayFlatOver500Runs() throws Exception {
+    void metaspaceAndLoadedClassesStayFlatOver500Runs() throws Exception {
+        assertFlat("-XX:TieredStopAtLevel=1", List.of("classes", "metaspace"));
+    }
+
+    @Test
+    void classMetadataAndLoadedClassesStayFlatOver500RunsWithTheDefaultJit() throws Exception {
+        assertFlat("", List.of("classes", "classspace"));
+    }
+
+    private static void assertFlat(String jvmOptions, List<String> measures) throws Exception {
         String jar = System.getProperty("jvmreuse.classheavy.jar");
         assertTrue(jar != null && new java.io.File(jar).isFile(), "class-heavy jar: " + jar);
-        try (Pool pool = Pool.start(1)) {
+        try (Pool pool = Pool.start(1, Jdks.DEFAULT, jvmOptions)) {
             Map<String, Long> atTen = null;
             Map<String, Long> last = null;
             for (int run = 1; run <= RUNS; run++) {
@@ -30,7 +48,7 @@ class ClassReclamationTest {
                     atTen = last;
                 }
             }
-            for (String key : new String[] {"classes", "metaspace"}) {
+            for (String key : measures) {
                 double ratio = (double) last.get(key) / atTen.get(key);
                 assertTrue(ratio <= 1.10, key + " grew from " + atTen.get(key) + " after run 10 to " + last.get(key)
                         + " after run " + RUNS + " (ratio " + ratio + ")");

@@ -36,10 +36,15 @@ final class Pool implements AutoCloseable {
     }
 
     static Pool start(int slots, String java) throws Exception {
+        return start(slots, java, "");
+    }
+
+    static Pool start(int slots, String java, String jvmOptions) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "jrt-");
         Files.delete(dir); // the pool creates it, private
         Result started = exec(List.of(LAUNCHER.toString(), "start", "--slots", Integer.toString(slots),
-                "--socket", dir.resolve("pool.sock").toString(), "--java", java, "--heap", "256m"), Map.of(), null, 180);
+                "--socket", dir.resolve("pool.sock").toString(), "--java", java, "--heap", "256m",
+                "--jvm-opts", jvmOptions), Map.of(), null, 180);
         if (started.code != 0) {
             throw new IllegalStateException("pool did not start: " + started);
         }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -40,5 +41,20 @@ class SignalTest {
         Pool.Result next = pool.program("StaticCounter");
         assertEquals("1\n", next.out(), next.toString());
         assertTrue(next.err().contains("running in slot 0"), next.err());
+    }
+
+    @Test
+    void quitPrintsAThreadDumpAndTheRunGoesOn() throws Exception {
+        Process client = pool.startProgram("Exiter", "sleep", "3000");
+        pool.awaitStatus("busy 1", 15_000);
+        Thread.sleep(300);
+        assertEquals(0, new ProcessBuilder("kill", "-QUIT", Long.toString(client.pid())).inheritIO().start().waitFor());
+        assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the run should end by itself");
+        String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, client.exitValue(), out);
+        assertTrue(out.contains("Full thread dump"), out);
+        assertTrue(out.contains("\"main\""), out);
+        assertTrue(out.contains("at org.jvmreuse.it.programs.Exiter.main"), out);
+        assertTrue(out.endsWith("main returned\nhook ran\n"), out);
     }
 }

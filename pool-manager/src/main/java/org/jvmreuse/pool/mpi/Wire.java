@@ -28,6 +28,14 @@ public final class Wire {
         });
     }
 
+    public static byte[] longAndText(long runId, long value, String text) {
+        return build(out -> {
+            out.writeLong(runId);
+            out.writeLong(value);
+            out.writeUTF(text);
+        });
+    }
+
     public static byte[] intAndText(long runId, int value, String text) {
         return build(out -> {
             out.writeLong(runId);

@@ -20,6 +20,8 @@ public final class ExitTrapAgent {
     private static final String RUNTIME = "java/lang/Runtime";
     private static final String HOOK = "org/jvmreuse/boot/ExitHook";
 
+    private static volatile boolean exitHookInstalled;
+
     private ExitTrapAgent() {
     }
 
@@ -41,8 +43,6 @@ public final class ExitTrapAgent {
             throw new IllegalStateException("could not instrument java.lang.Runtime; exits would end the slot");
         }
     }
-
-    private static volatile boolean exitHookInstalled;
 
     static byte[] rewriteRuntime(byte[] bytes) {
         ClassReader reader = new ClassReader(bytes);

@@ -5,38 +5,42 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
-/** The process's open file descriptors, from /proc/self/fd. */
+/**
+ * The process's open file descriptors and what they point to, from /proc/self/fd. Numbers alone
+ * would not do: a run can close a descriptor and get the same number back for its own file.
+ */
 final class OpenFiles {
     private OpenFiles() {
     }
 
-    static Set<Integer> snapshot() {
-        Set<Integer> fds = new HashSet<>();
+    static Map<Integer, String> snapshot() {
+        Map<Integer, String> fds = new HashMap<>();
         String[] names = new File("/proc/self/fd").list();
         if (names != null) {
             for (String name : names) {
-                fds.add(Integer.parseInt(name));
+                int fd = Integer.parseInt(name);
+                String target = target(fd);
+                // skip descriptors closed meanwhile and the handle of this listing itself
+                if (target != null && !target.matches("/proc/\\d+/fd")) {
+                    fds.put(fd, target);
+                }
             }
         }
         return fds;
     }
 
-    /** Descriptors open now that were not in {@code before}, as "fd -> target". */
-    static List<String> openedSince(Set<Integer> before) {
+    /** Descriptors in {@code now} that were not open, or pointed elsewhere, in {@code before}: "fd -> target". */
+    static List<String> added(Map<Integer, String> before, Map<Integer, String> now) {
         List<String> opened = new ArrayList<>();
-        for (int fd : snapshot()) {
-            if (!before.contains(fd)) {
-                String target = target(fd);
-                // skip descriptors closed meanwhile and the handle of the /proc/self/fd listing itself
-                if (target != null && !target.matches("/proc/\\d+/fd")) {
-                    opened.add(fd + " -> " + target);
-                }
+        now.forEach((fd, target) -> {
+            if (!target.equals(before.get(fd))) {
+                opened.add(fd + " -> " + target);
             }
-        }
+        });
         return opened;
     }
 

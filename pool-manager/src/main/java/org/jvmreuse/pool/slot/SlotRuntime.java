@@ -124,16 +124,12 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 throw new IllegalStateException("warm-up run failed: " + problem);
             }
         }
+        context.idleFiles = OpenFiles.snapshot();
         PoolLog.get().info(String.format("warmed up with %d runs in %.0f ms", warmupRuns, (System.nanoTime() - start) / 1e6));
     }
 
-    private static byte[] hello() throws IOException {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
-        out.writeLong(0);
-        out.writeLong(ProcessHandle.current().pid());
-        out.writeUTF(Runtime.version().toString());
-        return bytes.toByteArray();
+    private static byte[] hello() {
+        return Wire.longAndText(0, ProcessHandle.current().pid(), Runtime.version().toString());
     }
 
     @Override

@@ -11,9 +11,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.jvmreuse.boot.TaskExit;
 import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.PoolThreads;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
 import org.jvmreuse.pool.protocol.RunSpec;
@@ -36,7 +36,6 @@ final class TaskRun {
     private boolean runHooks;
     private boolean mainFinished;
     private boolean mainFailed;
-    private Set<Integer> fdsBefore = Set.of();
     private final boolean reported;
 
     /** {@code reported}: whether the manager hears of this run (false for the slot's warm-up runs). */
@@ -62,15 +61,35 @@ final class TaskRun {
         }
     }
 
-    /** SIGINT, SIGHUP and SIGTERM run the shutdown hooks as in a JVM; SIGKILL does not. */
+    /**
+     * As a JVM reacts: SIGQUIT prints a thread dump of the run to its stdout and the run goes on;
+     * SIGINT, SIGHUP and SIGTERM end it after its shutdown hooks; SIGKILL ends it at once.
+     */
     void signal(int signal) {
-        requestEnd(128 + signal, signal != 9);
+        if (signal == 3) {
+            PoolThreads.start("thread-dump", this::printThreadDump);
+        } else {
+            requestEnd(128 + signal, signal != 9);
+        }
+    }
+
+    private void printThreadDump() {
+        StringBuilder dump = new StringBuilder("Full thread dump of the run (jvmreuse slot):\n");
+        for (Thread t : slot.threads.live()) {
+            dump.append('\n').append('"').append(t.getName()).append('"').append(t.isDaemon() ? " daemon" : "")
+                    .append(" prio=").append(t.getPriority()).append("\n   java.lang.Thread.State: ")
+                    .append(t.getState()).append('\n');
+            for (StackTraceElement frame : t.getStackTrace()) {
+                dump.append("\tat ").append(frame).append('\n');
+            }
+        }
+        System.out.print(dump);
+        System.out.flush();
     }
 
     /** Runs the program and cleans up; returns null if the slot is clean, else why it is not. */
     String execute() throws InterruptedException {
         long t0 = System.nanoTime();
-        fdsBefore = OpenFiles.snapshot();
         slot.shutdownHooks.markStart();
         TaskClassLoader loader = null;
         List<Thread> stuck = List.of();
@@ -299,7 +318,8 @@ final class TaskRun {
      * has returned, so that no frame of it still holds the run's loader.
      */
     void releaseLeftOpenFiles() {
-        List<String> leaked = OpenFiles.openedSince(fdsBefore);
+        Map<Integer, String> now = OpenFiles.snapshot();
+        List<String> leaked = OpenFiles.added(slot.idleFiles, now);
         long deadline = System.currentTimeMillis() + FD_RELEASE_WAIT_MILLIS;
         while (!leaked.isEmpty() && System.currentTimeMillis() < deadline) {
             System.gc();
@@ -309,10 +329,12 @@ final class TaskRun {
                 Thread.currentThread().interrupt();
                 return;
             }
-            leaked = OpenFiles.openedSince(fdsBefore);
+            now = OpenFiles.snapshot();
+            leaked = OpenFiles.added(slot.idleFiles, now);
         }
         if (!leaked.isEmpty()) {
             PoolLog.get().warn("run " + id + " left file descriptors open that are still referenced: " + leaked);
         }
+        slot.idleFiles = now;
     }
 }

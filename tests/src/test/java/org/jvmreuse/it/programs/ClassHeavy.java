@@ -8,7 +8,8 @@ import java.util.jar.JarFile;
 
 /**
  * Loads (without initialising) up to N classes from a jar on its class path, then prints the
- * JVM's loaded-class count and Metaspace use after a full GC: the numbers of the JVM it runs in.
+ * JVM's loaded-class count, Metaspace and Compressed Class Space use after a full GC: the numbers
+ * of the JVM it runs in.
  */
 public final class ClassHeavy {
     public static void main(String[] args) throws Exception {
@@ -29,14 +30,14 @@ public final class ClassHeavy {
             }
         }
         System.gc();
-        long metaspace = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getName().equals("Metaspace")) {
-                metaspace = pool.getUsage().getUsed();
-            }
-        }
         System.out.println("loaded=" + loaded);
         System.out.println("classes=" + ManagementFactory.getClassLoadingMXBean().getLoadedClassCount());
-        System.out.println("metaspace=" + metaspace);
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getName().equals("Metaspace")) {
+                System.out.println("metaspace=" + pool.getUsage().getUsed());
+            } else if (pool.getName().equals("Compressed Class Space")) {
+                System.out.println("classspace=" + pool.getUsage().getUsed());
+            }
+        }
     }
 }

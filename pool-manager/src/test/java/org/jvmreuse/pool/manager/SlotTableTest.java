@@ -1,0 +1,65 @@
+package org.jvmreuse.pool.manager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SlotTableTest {
+    private static SlotTable readyTable(int n) {
+        SlotTable table = new SlotTable(List.of(1, 2, 3).subList(0, n));
+        for (int i = 0; i < n; i++) {
+            table.ready(i, 100 + i, "17");
+        }
+        return table;
+    }
+
+    @Test
+    void startingSlotsAreNotHandedOut() {
+        SlotTable table = new SlotTable(List.of(1, 2));
+        assertNull(table.acquire("k"));
+        table.ready(1, 42, "17");
+        assertEquals(1, table.acquire("k").slot());
+    }
+
+    @Test
+    void roundRobinAcrossDifferentPrograms() {
+        SlotTable table = readyTable(3);
+        assertEquals(0, table.acquire("a").slot());
+        assertEquals(1, table.acquire("b").slot());
+        table.release(0);
+        assertEquals(2, table.acquire("c").slot());
+        assertEquals(0, table.acquire("d").slot());
+        assertNull(table.acquire("e"), "every slot busy");
+    }
+
+    @Test
+    void theSameClassPathGoesBackToTheSlotThatRanItMostRecently() {
+        SlotTable table = readyTable(3);
+        assertEquals(0, table.acquire("hadoop").slot());
+        assertEquals(1, table.acquire("hadoop").slot());
+        table.release(0);
+        table.release(1);
+        SlotTable.Acquired again = table.acquire("hadoop");
+        assertEquals(1, again.slot(), "most recently used of the matching slots");
+        assertTrue(again.reuse());
+        SlotTable.Acquired other = table.acquire("other");
+        assertFalse(other.reuse());
+        assertEquals(2, other.slot(), "round-robin continues after the last pick");
+    }
+
+    @Test
+    void retiredSlotsLeaveService() {
+        SlotTable table = readyTable(2);
+        table.retire(0, "a thread would not stop");
+        assertTrue(table.anyUsable());
+        assertEquals(1, table.acquire("k").slot());
+        assertNull(table.acquire("k"));
+        table.retire(1, "died");
+        assertFalse(table.anyUsable());
+        assertTrue(table.describe().get(0).contains("retired: a thread would not stop"), table.describe().toString());
+    }
+}
