@@ -604,10 +604,36 @@ static noreturn void fallback(const struct run_opts *o, const char *reason)
 
 /* ----------------------------------------------------------- stdio FIFOs */
 
+/*
+ * Each of the program's stdin/stdout/stderr is either handed to the slot directly, as
+ * /proc/<our pid>/fd/N, or relayed through a FIFO. The slot runs as our user and can open
+ * that link, which for a pipe, a terminal or a device is the very object we hold (Java
+ * cannot receive descriptors over a socket), so the program writes into our stdout pipe or
+ * terminal itself: no copying, and output interleaves exactly as under java. A FIFO relay
+ * remains where reopening is not the same thing: sockets, a regular-file stdin not at its
+ * start (the reopened file would start at offset 0), a regular-file stdout written
+ * somewhere but at its end, and a terminal stdin (we must not read it in the background).
+ */
 static struct {
     char *dir;
-    char *out, *err, *in;   /* NULL when not created */
+    char *out, *err, *in;   /* FIFO paths, NULL when not created */
+    char *direct[3];        /* /proc/<pid>/fd/N for directly handed streams, else NULL */
 } fifos;
+
+static char *direct_path(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return NULL;
+    bool same = S_ISFIFO(st.st_mode) || (S_ISCHR(st.st_mode) && (fd != STDIN_FILENO || !isatty(fd)));
+    if (S_ISREG(st.st_mode)) {
+        off_t at = lseek(fd, 0, SEEK_CUR);
+        int flags = fcntl(fd, F_GETFL);
+        same = fd == STDIN_FILENO ? at == 0
+                                  : at == st.st_size || (flags >= 0 && (flags & O_APPEND));
+    }
+    return same ? xasprintf("/proc/%d/fd/%d", (int)getpid(), fd) : NULL;
+}
 
 static void remove_fifo_dir(void)
 {
@@ -640,13 +666,19 @@ static char *make_fifo(const char *name)
  */
 static char *make_fifo_dir(const char *socket_path, bool with_in)
 {
+    for (int fd = 0; fd < 3; fd++)
+        fifos.direct[fd] = fd == STDIN_FILENO && !with_in ? NULL : direct_path(fd);
+    bool need_out = fifos.direct[STDOUT_FILENO] == NULL, need_err = fifos.direct[STDERR_FILENO] == NULL;
+    with_in = with_in && fifos.direct[STDIN_FILENO] == NULL;
+    if (!need_out && !need_err && !with_in)
+        return NULL;
     char *socket_copy = xasprintf("%s", socket_path);
     char *tmpl = xasprintf("%s/c%d-XXXXXX", dirname(socket_copy), (int)getpid());
     free(socket_copy);
     if (mkdtemp(tmpl) == NULL)
         return xasprintf("cannot create a directory like %s: %s", tmpl, strerror(errno));
     fifos.dir = tmpl;
-    if ((fifos.out = make_fifo("out")) == NULL || (fifos.err = make_fifo("err")) == NULL
+    if ((need_out && (fifos.out = make_fifo("out")) == NULL) || (need_err && (fifos.err = make_fifo("err")) == NULL)
         || (with_in && (fifos.in = make_fifo("in")) == NULL))
         return xasprintf("cannot create a FIFO in %s: %s", tmpl, strerror(errno));
     return NULL;
@@ -714,7 +746,7 @@ static void relay_arm(const struct relay *r, struct pollfd *p, bool may_read)
     if (r->len > 0) {
         p->fd = r->dst;
         p->events = POLLOUT;
-    } else if (may_read && !r->eof && r->dst >= 0) {
+    } else if (may_read && !r->eof && r->src >= 0 && r->dst >= 0) {
         p->fd = r->src;
         p->events = POLLIN;
     } else {
@@ -736,6 +768,8 @@ static void relay_service(struct relay *r, const struct pollfd *p)
    read until EAGAIN and write it all out. */
 static void relay_drain(struct relay *r)
 {
+    if (r->src < 0)
+        return;
     do {
         while (r->len > 0) {
             struct pollfd p = { .fd = r->dst, .events = POLLOUT };
@@ -794,9 +828,9 @@ static void build_run_request(struct msg *m, const struct run_opts *o, const cha
             msg_add(m, "env", *e);
     }
     msg_add(m, "cwd", cwd);
-    msg_add(m, "stdin", fifos.in ? fifos.in : "/dev/null");
-    msg_add(m, "stdout", fifos.out);
-    msg_add(m, "stderr", fifos.err);
+    msg_add(m, "stdin", fifos.in ? fifos.in : fifos.direct[STDIN_FILENO] ? fifos.direct[STDIN_FILENO] : "/dev/null");
+    msg_add(m, "stdout", fifos.out ? fifos.out : fifos.direct[STDOUT_FILENO]);
+    msg_add(m, "stderr", fifos.err ? fifos.err : fifos.direct[STDERR_FILENO]);
     snprintf(wait, sizeof wait, "%ld", o->wait_ms);
     msg_add(m, "wait_ms", wait);
     for (int i = 0; i < o->n_ignored; i++)
@@ -919,9 +953,9 @@ static noreturn void run_loop(int sock, const struct run_opts *o)
 
 static void open_relays(void)
 {
-    relay_out.src = open_fifo(fifos.out);
+    relay_out.src = fifos.out ? open_fifo(fifos.out) : -1;
     relay_out.dst = STDOUT_FILENO;
-    relay_err.src = open_fifo(fifos.err);
+    relay_err.src = fifos.err ? open_fifo(fifos.err) : -1;
     relay_err.dst = STDERR_FILENO;
     relay_in.src = STDIN_FILENO;
     relay_in.dst = fifos.in ? open_fifo(fifos.in) : -1;

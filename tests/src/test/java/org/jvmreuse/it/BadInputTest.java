@@ -8,25 +8,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Every bad request gets a clear answer, and the pool keeps serving afterwards. */
-class BadInputTest {
-    private static Pool pool;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pool = Pool.start(1);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        pool.close();
-    }
-
+class BadInputTest extends OneSlotPoolTest {
     @AfterEach
     void poolStillServes() throws Exception {
         Pool.Result result = pool.program("StaticCounter");
@@ -102,19 +88,17 @@ class BadInputTest {
     }
 
     @Test
-    void unopenableOutputEndsTheRunWithAMessage() throws Exception {
+    void unopenableOutputFallsBackWithTheReasonAndNothingRuns() throws Exception {
         try (RawClient client = new RawClient(pool.socket)) {
             client.send("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS, "main=org.jvmreuse.it.programs.StaticCounter",
                     "stdout=/no/such/dir/out.txt", "stderr=/dev/null");
-            List<String> exit = client.read();
-            while (!exit.get(0).equals("exit")) {
-                assertTrue(List.of("queued", "started").contains(exit.get(0)), exit.toString());
-                exit = client.read();
+            List<String> reply = client.read();
+            while (reply.get(0).equals("queued")) {
+                reply = client.read();
             }
-            assertEquals("exit", exit.get(0));
-            assertEquals("code=1", exit.get(1));
-            assertTrue(exit.get(2).startsWith("message=the pool could not start the program: cannot open for writing "
-                    + "/no/such/dir/out.txt"), exit.toString());
+            assertEquals("fallback", reply.get(0), reply.toString());
+            assertTrue(reply.get(1).startsWith("reason=the pool could not start the program: cannot open for writing "
+                    + "/no/such/dir/out.txt"), reply.toString());
         }
     }
 

@@ -16,8 +16,10 @@ class ConcurrencyTest {
         try (Pool pool = Pool.start(2)) {
             List<Process> clients = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
-                clients.add(pool.startProgram("Ordered", Integer.toString(i), "400"));
-                Thread.sleep(40); // a known arrival order
+                clients.add(pool.startProgram("Ordered", Integer.toString(i), "1500"));
+                // A known arrival order: wider than a client's start-up on a loaded machine,
+                // narrower than the service time, so that a queue forms.
+                Thread.sleep(150);
             }
             long[] startedAt = new long[requests];
             for (int i = 0; i < requests; i++) {

@@ -8,25 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One slot, so every run here lands in the same JVM as the one before it. */
-class IsolationTest {
-    private static Pool pool;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pool = Pool.start(1);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        pool.close();
-    }
-
+class IsolationTest extends OneSlotPoolTest {
     @Test
     void staticsStartFreshEveryRun() throws Exception {
         for (int i = 0; i < 10; i++) {

@@ -70,9 +70,15 @@ final class Pool implements AutoCloseable {
         return run(javaArgs, Map.of(), null);
     }
 
+    /**
+     * Starts a client in the background. Signals ignored by whoever started the test JVM (a
+     * background shell ignores INT and QUIT) stay ignored in its children, and the client, like
+     * java, leaves ignored signals alone; the client gets default dispositions here so that the
+     * signal tests mean the same wherever they run.
+     */
     Process startProgram(String simpleName, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(CLIENT.toString(), "run", "-v", "-cp", PROGRAMS,
-                "org.jvmreuse.it.programs." + simpleName));
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT,QUIT,TERM,HUP",
+                CLIENT.toString(), "run", "-v", "-cp", PROGRAMS, "org.jvmreuse.it.programs." + simpleName));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(withSocket(Map.of()));

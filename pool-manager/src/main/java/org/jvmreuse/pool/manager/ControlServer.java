@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolOptions;
 import org.jvmreuse.pool.PoolThreads;
@@ -24,6 +26,8 @@ final class ControlServer implements AutoCloseable {
 
     private final Path socket;
     private final PoolManager manager;
+    /** Connection threads are reused: creating one per request costs more than the rest of a status call. */
+    private final ExecutorService sessions = Executors.newCachedThreadPool(r -> PoolThreads.create("control-client", r));
     private ServerSocketChannel server;
 
     ControlServer(Path socket, PoolManager manager) {
@@ -77,12 +81,10 @@ final class ControlServer implements AutoCloseable {
     }
 
     private void acceptLoop() {
-        int connection = 0;
         while (server.isOpen()) {
             try {
                 SocketChannel channel = server.accept();
-                ClientSession session = new ClientSession(channel, manager);
-                PoolThreads.start("control-client-" + (++connection), session::serve);
+                sessions.execute(new ClientSession(channel, manager)::serve);
             } catch (IOException e) {
                 if (server.isOpen()) {
                     PoolLog.get().error("accepting a control connection failed", e);
@@ -96,6 +98,7 @@ final class ControlServer implements AutoCloseable {
         if (server != null) {
             server.close();
         }
+        sessions.shutdownNow();
         Files.deleteIfExists(socket);
     }
 }

@@ -208,9 +208,19 @@ public final class PoolManager implements MpiTransport.Handler {
             }
             case Tags.DONE -> {
                 PoolRun run = running.remove(runId);
-                if (run != null) {
-                    int code = in.readInt();
-                    finish(run, code, in.readUTF());
+                int code = in.readInt();
+                boolean started = in.readBoolean();
+                String message = in.readUTF();
+                if (run == null) {
+                    break;
+                }
+                if (started) {
+                    finish(run, code, message);
+                } else {
+                    // Nothing of the program ran (its stdio or directory could not be set up):
+                    // a new JVM may well manage, and will report any real problem as java does.
+                    PoolLog.get().warn("run " + run.id + " falls back: " + message);
+                    fallback(run, message);
                 }
             }
             case Tags.FREE -> {

@@ -10,7 +10,10 @@ public final class Tags {
     public static final int SIGNAL = 3;
     /** slot to manager: run id; the run's stdio, environment and directory are in place. */
     public static final int STARTED = 4;
-    /** slot to manager: run id, exit code, a message for the user ("" if none); output is flushed and closed. */
+    /**
+     * slot to manager: run id, exit code, whether the run got as far as STARTED, a message for the
+     * user ("" if none); output is flushed and closed.
+     */
     public static final int DONE = 5;
     /** slot to manager: clean-up finished, the slot can take the next run. */
     public static final int FREE = 6;

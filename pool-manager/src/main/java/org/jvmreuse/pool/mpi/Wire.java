@@ -36,10 +36,11 @@ public final class Wire {
         });
     }
 
-    public static byte[] intAndText(long runId, int value, String text) {
+    public static byte[] intFlagAndText(long runId, int value, boolean flag, String text) {
         return build(out -> {
             out.writeLong(runId);
             out.writeInt(value);
+            out.writeBoolean(flag);
             out.writeUTF(text);
         });
     }

@@ -48,7 +48,7 @@ final class ShutdownHooks {
     }
 
     private void finishDeleteOnExit(boolean delete) {
-        synchronized (deleteHookLock()) {
+        synchronized (classLock("java.io.DeleteOnExitHook")) {
             @SuppressWarnings("unchecked")
             Collection<String> files = (Collection<String>) JdkInternals.get(deleteField, null);
             List<String> added = new ArrayList<>(files);
@@ -63,32 +63,25 @@ final class ShutdownHooks {
         }
     }
 
-    private static Object deleteHookLock() {
-        try {
-            return Class.forName("java.io.DeleteOnExitHook");
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private Set<Thread> currentHooks() {
-        synchronized (hooksLock()) {
+        synchronized (classLock("java.lang.ApplicationShutdownHooks")) {
             @SuppressWarnings("unchecked")
             IdentityHashMap<Thread, Thread> hooks = (IdentityHashMap<Thread, Thread>) JdkInternals.get(hooksField, null);
             return hooks == null ? Set.of() : new LinkedHashSet<>(hooks.keySet());
         }
     }
 
-    private static Object hooksLock() {
+    /** Both registries guard their contents with their class's monitor. */
+    private static Object classLock(String className) {
         try {
-            return Class.forName("java.lang.ApplicationShutdownHooks");
+            return Class.forName(className);
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException(e);
         }
     }
 
     private Collection<String> currentFiles() {
-        synchronized (deleteHookLock()) {
+        synchronized (classLock("java.io.DeleteOnExitHook")) {
             @SuppressWarnings("unchecked")
             Collection<String> files = (Collection<String>) JdkInternals.get(deleteField, null);
             return files == null ? List.of() : new ArrayList<>(files);

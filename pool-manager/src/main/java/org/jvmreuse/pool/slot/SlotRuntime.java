@@ -9,6 +9,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.jvmreuse.boot.ExitHook;
 import org.jvmreuse.pool.PoolLog;
@@ -38,8 +39,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final long threadStopMillis;
     private final int warmupRuns;
     private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>();
+    /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
+    private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private SlotContext context;
-    private volatile TaskRun current;
 
     public SlotRuntime(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells,
                        long threadStopMillis, int warmupRuns) {
@@ -62,9 +64,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
             return;
         }
         ExitHook.install(context.exitTrap);
+        connectDoorbell(); // before the warm-up, which ends with the baseline of open files
         warmUp();
         PoolThreads.start("slot-runner", this::runnerLoop);
-        PoolThreads.start("slot-doorbell", this::connectDoorbell);
         transport.send(managerRank, Tags.HELLO, hello());
         transport.run(this);
     }
@@ -137,11 +139,15 @@ public final class SlotRuntime implements MpiTransport.Handler {
         DataInputStream in = Wire.reader(payload);
         long runId = in.readLong();
         switch (tag) {
-            case Tags.LAUNCH -> launches.add(new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, true));
+            case Tags.LAUNCH -> {
+                TaskRun run = new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, true);
+                accepted.put(runId, run);
+                launches.add(run);
+            }
             case Tags.SIGNAL -> {
-                TaskRun run = current;
+                TaskRun run = accepted.get(runId);
                 int signal = in.readInt();
-                if (run != null && run.id() == runId) {
+                if (run != null) {
                     run.signal(signal);
                 }
             }
@@ -154,9 +160,8 @@ public final class SlotRuntime implements MpiTransport.Handler {
         try {
             while (true) {
                 TaskRun run = launches.take();
-                current = run;
                 String problem = run.execute();
-                current = null;
+                accepted.remove(run.id());
                 if (problem != null) {
                     retire(problem);
                     return;

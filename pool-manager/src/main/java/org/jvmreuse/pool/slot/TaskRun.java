@@ -36,6 +36,7 @@ final class TaskRun {
     private boolean runHooks;
     private boolean mainFinished;
     private boolean mainFailed;
+    private boolean started;
     private final boolean reported;
 
     /** {@code reported}: whether the manager hears of this run (false for the slot's warm-up runs). */
@@ -102,6 +103,7 @@ final class TaskRun {
             slot.environment.apply(spec.environment());
             slot.workingDirectory.enter(spec.cwd());
             System.setProperties(slot.runProperties(runProperties()));
+            started = true;
             if (reported) {
                 // The client relays stdin only after this, so the slot must hold the FIFO open by now.
                 slot.transport.send(slot.managerRank, Tags.STARTED, Wire.ints(id));
@@ -130,7 +132,7 @@ final class TaskRun {
             restoreStreams();
         }
         if (reported) {
-            slot.transport.send(slot.managerRank, Tags.DONE, Wire.intAndText(id, exitCode,
+            slot.transport.send(slot.managerRank, Tags.DONE, Wire.intFlagAndText(id, exitCode, started,
                     failure == null ? "" : "the pool could not start the program: " + failure));
         }
         long t3 = System.nanoTime();
