@@ -42,11 +42,20 @@ static bool verbose;
 
 /* ---------------------------------------------------------------- messages */
 
+/* Where our own messages go: stderr, or an O_APPEND copy of it while a slot appends to the
+   same regular file (see catch_up_direct_file). */
+static int message_fd = STDERR_FILENO;
+
 static void vsay(const char *fmt, va_list ap)
 {
-    fputs("jvmreuse: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char line[4096];
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    dprintf(message_fd, "jvmreuse: %.*s", n, line);
 }
 
 static void say(const char *fmt, ...)
@@ -635,6 +644,35 @@ static char *direct_path(int fd)
     return same ? xasprintf("/proc/%d/fd/%d", (int)getpid(), fd) : NULL;
 }
 
+static bool is_direct_regular_file(int fd)
+{
+    struct stat st;
+    return fifos.direct[fd] != NULL && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * The slot writes a regular file we handed it through its own open file description, with
+ * O_APPEND, so our offset (shared with our parent, as java's would be) still points before
+ * the program's output. While the run goes, our messages go through an O_APPEND description
+ * of our own (a seek-then-write could land in the middle of the program's output); when it
+ * ends, moving the shared offset to the end puts our parent's next writes after the
+ * program's output, as under java.
+ */
+static void append_messages_while_running(void)
+{
+    if (is_direct_regular_file(STDERR_FILENO)) {
+        int fd = open("/proc/self/fd/2", O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (fd >= 0)
+            message_fd = fd;
+    }
+}
+
+static void catch_up_direct_file(int fd)
+{
+    if (is_direct_regular_file(fd))
+        lseek(fd, 0, SEEK_END);
+}
+
 static void remove_fifo_dir(void)
 {
     if (fifos.dir == NULL)
@@ -670,6 +708,7 @@ static char *make_fifo_dir(const char *socket_path, bool with_in)
         fifos.direct[fd] = fd == STDIN_FILENO && !with_in ? NULL : direct_path(fd);
     bool need_out = fifos.direct[STDOUT_FILENO] == NULL, need_err = fifos.direct[STDERR_FILENO] == NULL;
     with_in = with_in && fifos.direct[STDIN_FILENO] == NULL;
+    append_messages_while_running();
     if (!need_out && !need_err && !with_in)
         return NULL;
     char *socket_copy = xasprintf("%s", socket_path);
@@ -881,6 +920,8 @@ static noreturn void finish_run(const struct frame *f)
     bool bad = *s == '\0' || *end != '\0' || errno != 0 || code < INT_MIN || code > INT_MAX;
     relay_drain(&relay_out);
     relay_drain(&relay_err);
+    catch_up_direct_file(STDOUT_FILENO);
+    catch_up_direct_file(STDERR_FILENO);
     const char *message = frame_get(f, "message", NULL);
     if (message != NULL)
         say("%s", message);
