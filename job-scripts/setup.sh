@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# setup.sh -- one-time (idempotent) preparation of a machine for JVM reuse:
-#   JDK 17+, Maven, gcc/make, and Open MPI's Java bindings (build/mpi-java.env).
+# setup.sh -- idempotent preparation of a machine for JVM reuse: JDK 17+, Maven, gcc/make,
+# Open MPI's Java bindings (build/mpi-java.env), then the build itself (mvn package, skipped
+# when no source changed since the last one).
 # As root on Debian/Ubuntu, missing packages are installed with apt-get; otherwise a clear error
 # names what to install or `module load`. Re-running is fast (nothing is rebuilt).
 # shellcheck source-path=SCRIPTDIR
@@ -10,6 +11,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 root=$(cd "$here/.." && pwd -P)
 # shellcheck source=lib/mpi-java.sh
 . "$here/lib/mpi-java.sh"
+# shellcheck source=lib/build.sh
+. "$here/lib/build.sh"
 
 step() { printf '[setup] %s\n' "$*"; }
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -68,3 +71,7 @@ step "Open MPI Java bindings: provisioning"
 jvmreuse_provision_mpi_java "$root" || die "Open MPI Java bindings are not available (see above)"
 step "Open MPI Java bindings: ok ($root/build/mpi-java.env)"
 sed 's/^/[setup]   /' "$root/build/mpi-java.env"
+
+step "build: mvn package (skipped when up to date)"
+jvmreuse_build "$root" || die "the build failed (see above)"
+step "build: ok"

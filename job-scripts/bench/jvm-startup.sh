@@ -28,9 +28,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 jvmreuse_load_build "$repo"
+if [[ ! -d $repo/workloads/target/lib ]]; then
+    echo "the workloads are not built: run job-scripts/setup.sh" >&2
+    exit 1
+fi
 workloads_jar=$(find "$repo/workloads/target" -maxdepth 1 -name 'workloads-*.jar' | head -n 1)
 hadoop_cp=$(find "$repo/workloads/target/lib" -name '*.jar' | sort | paste -sd: -)
-[[ -n $workloads_jar && -n $hadoop_cp ]] || { echo "workloads are not built: run job-scripts/build.sh" >&2; exit 1; }
 java=$(jvmreuse_java)
 
 config=$work/config.xml

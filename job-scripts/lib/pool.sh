@@ -28,15 +28,19 @@ jvmreuse_load_build() {
     fi
     # shellcheck source=/dev/null
     source "$env_file"
-    POOL_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*.jar' ! -name '*-boot.jar' 2>/dev/null | head -n 1)
-    BOOT_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*-boot.jar' 2>/dev/null | head -n 1)
-    ASM_JAR=$(find "$target/lib" -maxdepth 1 -name 'asm-*.jar' 2>/dev/null | head -n 1)
+    if [[ ! -d $target/lib ]]; then
+        _jvmreuse_log "ERROR: the pool is not built ($target/lib is missing): run job-scripts/setup.sh"
+        return 1
+    fi
+    POOL_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*.jar' ! -name '*-boot.jar' | head -n 1)
+    BOOT_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*-boot.jar' | head -n 1)
+    ASM_JAR=$(find "$target/lib" -maxdepth 1 -name 'asm-*.jar' | head -n 1)
     NATIVE_DIR=$target/native
     JVMREUSE_CLIENT=$NATIVE_DIR/jvmreuse
     local f
     for f in "$POOL_JAR" "$BOOT_JAR" "$ASM_JAR" "$NATIVE_DIR/libjvmreuse.so" "$JVMREUSE_CLIENT"; do
         if [[ -z $f || ! -e $f ]]; then
-            _jvmreuse_log "ERROR: the pool is not built (missing ${f:-a jar in $target}): run job-scripts/build.sh"
+            _jvmreuse_log "ERROR: the pool is not built (missing ${f:-a jar in $target}): run job-scripts/setup.sh"
             return 1
         fi
     done
