@@ -62,4 +62,22 @@ class FallbackTest {
         assertTrue(after.err().contains("starting a new JVM"), after.err());
         pool.close();
     }
+
+    @Test
+    void drainLetsTheRunningProgramFinishAndSendsNewOnesToANewJvm() throws Exception {
+        try (Pool pool = Pool.start(1)) {
+            Process running = pool.startProgram("Exiter", "sleep", "1500");
+            pool.awaitStatus("busy 1", 15_000);
+            Pool.Result drain = Pool.exec(List.of(Pool.CLIENT.toString(), "--socket", pool.socket.toString(), "drain"),
+                    Map.of(), null, 30);
+            assertEquals(0, drain.code(), drain.toString());
+            assertTrue(pool.status().contains(": draining,"), pool.status());
+            Pool.Result refused = client(pool.socket, "run", "-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "2");
+            assertEquals(2, refused.code(), refused.toString());
+            assertTrue(refused.err().contains("the pool is draining; starting a new JVM"), refused.err());
+            assertTrue(running.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, running.exitValue(), "the running program finished normally");
+            assertTrue(pool.status().contains("runs: completed 1,"), pool.status());
+        }
+    }
 }
