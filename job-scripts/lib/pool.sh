@@ -10,7 +10,8 @@
 #   jvmreuse_pool_stop              asks the pool to stop; ends mpirun by PID if it does not
 #
 # Settings (environment; the CLI sets them from its options):
-#   JVMREUSE_SLOTS       slots per node (default: the node's cores)
+#   JVMREUSE_SLOTS       slots per node (default: JVMREUSE_CONTAINER_LIMIT, the most containers
+#                        the node's NodeManager runs at once, if set; else the node's cores)
 #   JVMREUSE_NODES       nodes to start pools on (default 1: this host)
 #   JVMREUSE_SOCKET      control socket (default /tmp/jvmreuse-<uid>/pool.sock)
 #   JVMREUSE_JAVA        java for the pool JVMs (default: $JAVA_HOME/bin/java, else java on PATH)
@@ -90,7 +91,7 @@ jvmreuse_pool_jvm_opts() {
 jvmreuse_pool_command() {
     local java slots nodes per_node
     java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
-    slots=${JVMREUSE_SLOTS:-$(nproc)}
+    slots=${JVMREUSE_SLOTS:-${JVMREUSE_CONTAINER_LIMIT:-$(nproc)}}
     nodes=${JVMREUSE_NODES:-1}
     if ! [[ $slots =~ ^[1-9][0-9]*$ && $nodes =~ ^[1-9][0-9]*$ ]]; then
         _jvmreuse_log "ERROR: slots ($slots) and nodes ($nodes) must be whole numbers >= 1"
