@@ -21,6 +21,13 @@
 
 _jvmreuse_log() { printf '[jvmreuse-pool] %s\n' "$*" >&2; }
 
+# Whether a process runs; unlike `kill -0`, an exited but unreaped (zombie) process does not count.
+_jvmreuse_alive() {
+    local state
+    state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+    [[ -n $state && $state != Z ]]
+}
+
 jvmreuse_load_build() {
     local env_file=$1/build/mpi-java.env target=$1/pool-manager/target
     if [[ ! -f $env_file ]]; then
@@ -133,7 +140,7 @@ jvmreuse_pool_start() {
     JVMREUSE_POOL_PID=$!
     printf '%s\n' "$JVMREUSE_POOL_PID" >"$dir/pool.pid"
     until "$JVMREUSE_CLIENT" --socket "$socket" status 2>/dev/null | grep -q 'starting 0,'; do
-        if ! kill -0 "$JVMREUSE_POOL_PID" 2>/dev/null; then
+        if ! _jvmreuse_alive "$JVMREUSE_POOL_PID"; then
             _jvmreuse_log "ERROR: the pool exited during start-up; the end of $log:"
             tail -n 20 "$log" >&2
             return 1
@@ -167,15 +174,15 @@ jvmreuse_pool_stop() {
     local socket pid waited=0
     socket=${JVMREUSE_SOCKET:-$(jvmreuse_default_socket)}
     pid=${JVMREUSE_POOL_PID:-$(cat "$(dirname "$socket")/pool.pid" 2>/dev/null || true)}
-    if [[ -z $pid ]] || ! kill -0 "$pid" 2>/dev/null; then
+    if [[ -z $pid ]] || ! _jvmreuse_alive "$pid"; then
         return 0
     fi
     "$JVMREUSE_CLIENT" --socket "$socket" stop ${1:+--now} >/dev/null 2>&1 || true
-    while kill -0 "$pid" 2>/dev/null && ((waited < 150)); do
+    while _jvmreuse_alive "$pid" && ((waited < 150)); do
         sleep 0.1
         waited=$((waited + 1))
     done
-    if kill -0 "$pid" 2>/dev/null; then
+    if _jvmreuse_alive "$pid"; then
         _jvmreuse_log "pool did not stop within 15s; sending SIGTERM to mpirun (pid $pid)"
         kill -TERM "$pid" 2>/dev/null || true
         sleep 2

@@ -43,13 +43,14 @@ final class ClientSession {
             switch (request.type()) {
                 case "run" -> serveRun(request);
                 case "status" -> sendLines(manager.status());
+                // Answer first: a stop can close the control server, and with it this connection, at once.
                 case "drain" -> {
-                    manager.drain();
                     send(new Frame("ok").add("message", "pool is draining: running programs finish, new ones go elsewhere"), true);
+                    manager.drain();
                 }
                 case "stop" -> {
-                    manager.stop("1".equals(request.get("now")));
                     send(new Frame("ok").add("message", "pool is stopping"), true);
+                    manager.stop("1".equals(request.get("now")));
                 }
                 case "doorbell" -> {
                     manager.attachDoorbell(parseRank(request.require("rank")), channel.channel());
