@@ -55,7 +55,7 @@ class FallbackTest {
         assertEquals(0, stop.code(), stop.toString());
         assertTrue(!pool.mpirunAlive(), "mpirun still running after stop");
         for (ProcessHandle process : processes) {
-            assertTrue(!process.isAlive(), "pool process " + process.pid() + " left behind");
+            assertTrue(!Pool.running(process.pid()), "pool process " + process.pid() + " left behind");
         }
         Pool.Result after = client(pool.socket, "run", "-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "7");
         assertEquals(0, after.code(), after.toString());

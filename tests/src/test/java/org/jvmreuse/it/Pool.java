@@ -133,7 +133,20 @@ final class Pool implements AutoCloseable {
     }
 
     boolean mpirunAlive() {
-        return ProcessHandle.of(mpirunPid).map(ProcessHandle::isAlive).orElse(false);
+        return running(mpirunPid);
+    }
+
+    /**
+     * Whether a process runs. ProcessHandle.isAlive also counts a process that has exited but
+     * was not yet reaped (a zombie; a machine's init may reap reparented processes late).
+     */
+    static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException gone) {
+            return false;
+        }
     }
 
     List<ProcessHandle> poolProcesses() {
