@@ -56,6 +56,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
     public void run() throws Exception {
         try {
             context = new SlotContext(transport, managerRank, threadStopMillis);
+            ExitHook.install(context.exitTrap);
+            connectDoorbell(); // before the warm-up, which ends with the baseline of open files
+            warmUp();
         } catch (IOException | RuntimeException e) {
             // Say why to the manager (and so to `jvmreuse status`) instead of leaving it waiting.
             PoolLog.get().error("this slot cannot serve", e);
@@ -63,9 +66,6 @@ public final class SlotRuntime implements MpiTransport.Handler {
             transport.run(this);
             return;
         }
-        ExitHook.install(context.exitTrap);
-        connectDoorbell(); // before the warm-up, which ends with the baseline of open files
-        warmUp();
         PoolThreads.start("slot-runner", this::runnerLoop);
         transport.send(managerRank, Tags.HELLO, hello());
         transport.run(this);
