@@ -697,19 +697,24 @@ static char *make_fifo(const char *name)
     return path;
 }
 
-/*
- * Creates <socket dir>/c<pid>-XXXXXX with the FIFOs out, err and (when stdin is relayed)
- * in.  The socket's directory is private to the pool's owner, who is us.  Returns NULL
- * on success, else why it failed.
- */
-static char *make_fifo_dir(const char *socket_path, bool with_in)
+/* Decides which of our stdio streams the slot opens directly; stdin only if it is passed on. */
+static void choose_direct_streams(bool pass_stdin)
 {
     for (int fd = 0; fd < 3; fd++)
-        fifos.direct[fd] = fd == STDIN_FILENO && !with_in ? NULL : direct_path(fd);
-    bool need_out = fifos.direct[STDOUT_FILENO] == NULL, need_err = fifos.direct[STDERR_FILENO] == NULL;
-    with_in = with_in && fifos.direct[STDIN_FILENO] == NULL;
+        fifos.direct[fd] = fd == STDIN_FILENO && !pass_stdin ? NULL : direct_path(fd);
     append_messages_while_running();
-    if (!need_out && !need_err && !with_in)
+}
+
+/*
+ * Creates <socket dir>/c<pid>-XXXXXX with the FIFOs of the streams that are relayed (none when
+ * all go direct).  The socket's directory is private to the pool's owner, who is us.  Returns
+ * NULL on success, else why it failed.
+ */
+static char *make_fifo_dir(const char *socket_path, bool pass_stdin)
+{
+    bool need_out = fifos.direct[STDOUT_FILENO] == NULL, need_err = fifos.direct[STDERR_FILENO] == NULL;
+    bool need_in = pass_stdin && fifos.direct[STDIN_FILENO] == NULL;
+    if (!need_out && !need_err && !need_in)
         return NULL;
     char *socket_copy = xasprintf("%s", socket_path);
     char *tmpl = xasprintf("%s/c%d-XXXXXX", dirname(socket_copy), (int)getpid());
@@ -718,7 +723,7 @@ static char *make_fifo_dir(const char *socket_path, bool with_in)
         return xasprintf("cannot create a directory like %s: %s", tmpl, strerror(errno));
     fifos.dir = tmpl;
     if ((need_out && (fifos.out = make_fifo("out")) == NULL) || (need_err && (fifos.err = make_fifo("err")) == NULL)
-        || (with_in && (fifos.in = make_fifo("in")) == NULL))
+        || (need_in && (fifos.in = make_fifo("in")) == NULL))
         return xasprintf("cannot create a FIFO in %s: %s", tmpl, strerror(errno));
     return NULL;
 }
@@ -1037,7 +1042,9 @@ static noreturn void cmd_run(const char *socket_path, int argc, char **argv)
 
     install_signals();
     atexit(remove_fifo_dir);
-    char *fifo_problem = make_fifo_dir(socket_path, !stdin_is_dev_null());
+    bool pass_stdin = !stdin_is_dev_null();
+    choose_direct_streams(pass_stdin);
+    char *fifo_problem = make_fifo_dir(socket_path, pass_stdin);
     if (fifo_problem != NULL)
         fallback(&o, fifo_problem);
     open_relays();

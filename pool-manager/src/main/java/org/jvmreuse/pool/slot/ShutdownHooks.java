@@ -13,6 +13,7 @@ import java.util.Set;
  * What a JVM does at exit, done for one run: the shutdown hooks the run registered are run
  * (or only dropped, after {@code halt} or SIGKILL) and unregistered, and files it marked
  * {@code deleteOnExit} are deleted. Hooks and files registered before the run are left alone.
+ * Both JDK registries are guarded by their own class's monitor, taken here too.
  */
 final class ShutdownHooks {
     private final Field hooksField = JdkInternals.field("java.lang.ApplicationShutdownHooks", "hooks");
@@ -48,7 +49,7 @@ final class ShutdownHooks {
     }
 
     private void finishDeleteOnExit(boolean delete) {
-        synchronized (classLock("java.io.DeleteOnExitHook")) {
+        synchronized (deleteField.getDeclaringClass()) {
             @SuppressWarnings("unchecked")
             Collection<String> files = (Collection<String>) JdkInternals.get(deleteField, null);
             List<String> added = new ArrayList<>(files);
@@ -64,24 +65,15 @@ final class ShutdownHooks {
     }
 
     private Set<Thread> currentHooks() {
-        synchronized (classLock("java.lang.ApplicationShutdownHooks")) {
+        synchronized (hooksField.getDeclaringClass()) {
             @SuppressWarnings("unchecked")
             IdentityHashMap<Thread, Thread> hooks = (IdentityHashMap<Thread, Thread>) JdkInternals.get(hooksField, null);
             return hooks == null ? Set.of() : new LinkedHashSet<>(hooks.keySet());
         }
     }
 
-    /** Both registries guard their contents with their class's monitor. */
-    private static Object classLock(String className) {
-        try {
-            return Class.forName(className);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private Collection<String> currentFiles() {
-        synchronized (classLock("java.io.DeleteOnExitHook")) {
+        synchronized (deleteField.getDeclaringClass()) {
             @SuppressWarnings("unchecked")
             Collection<String> files = (Collection<String>) JdkInternals.get(deleteField, null);
             return files == null ? List.of() : new ArrayList<>(files);

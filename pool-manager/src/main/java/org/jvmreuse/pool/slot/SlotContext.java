@@ -20,8 +20,8 @@ final class SlotContext {
     final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup());
     final SharedLoaders sharedLoaders = new SharedLoaders();
     final TaskThreadGroup taskGroup = new TaskThreadGroup(Thread.currentThread().getThreadGroup());
-    /** Open files of the idle slot, the baseline for what a run leaves open. */
-    Map<Integer, String> idleFiles = OpenFiles.snapshot();
+    /** Open files of the idle slot, the baseline for what a run leaves open; set after the warm-up. */
+    Map<Integer, String> idleFiles = Map.of();
     private final Properties slotProperties = System.getProperties();
     private final Map<Object, Object> propertyBaseline = Map.copyOf(System.getProperties());
     private final Locale slotLocale = Locale.getDefault();
