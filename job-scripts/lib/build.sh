@@ -3,10 +3,23 @@
 # build.sh -- build the Maven reactor when sources changed since the last build (or its
 # outputs are gone).
 #   jvmreuse_build <repo>
+#
+# The reactor (root pom.xml) builds every module: pool-manager (pool jars, the jvmreuse client,
+# the slot's JNI library), hadoop-patch (its jar, plus the Hadoop 2.2 runtime jars copied to
+# hadoop-patch/target/hadoop/lib, the installation the one-machine cluster runs from),
+# workloads and tests. build/.built marks the last successful build.
+
+# Whether the outputs the scripts use exist (a `mvn clean` or a fresh module forces a build).
+_jvmreuse_build_outputs_present() {
+    local repo=$1
+    [[ -x $repo/pool-manager/target/native/jvmreuse && -d $repo/workloads/target/lib ]] &&
+        [[ -f $repo/hadoop-patch/target/hadoop/lib/hadoop-yarn-server-nodemanager-2.2.0.jar ]] &&
+        [[ -n $(find "$repo/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' -print -quit 2>/dev/null) ]]
+}
 
 jvmreuse_build() {
     local repo=$1 stamp=$1/build/.built
-    if [[ -f $stamp && -x $repo/pool-manager/target/native/jvmreuse && -d $repo/workloads/target/lib ]] && [[ -z $(find "$repo" -path "$repo/build" -prune -o -path '*/target' -prune \
+    if [[ -f $stamp ]] && _jvmreuse_build_outputs_present "$repo" && [[ -z $(find "$repo" -path "$repo/build" -prune -o -path '*/target' -prune \
         -o \( -name '*.java' -o -name '*.c' -o -name pom.xml -o -name Makefile \) -newer "$stamp" -print -quit) ]]; then
         return 0
     fi

@@ -18,6 +18,11 @@
 #   JVMREUSE_SLOT_HEAP   -Xmx of each pool JVM (default 1g)
 #   JVMREUSE_JVM_OPTS    extra options for the pool JVMs (word-split)
 #   JVMREUSE_START_TIMEOUT  seconds to wait for the pool (default 120)
+#   JVMREUSE_WARMUP_MAIN, JVMREUSE_WARMUP_CP  a program each slot also runs before it serves, with
+#                        the class path JVMREUSE_WARMUP_CP shared as runs share it (the Hadoop
+#                        cluster runner warms the slots with Hadoop's task code this way)
+#   JVMREUSE_WARMUP_MAIN_RUNS  how many runs of it (default 10)
+#   JVMREUSE_WARMUP_RUNS runs of the pool's built-in warm-up program (default 100)
 
 _jvmreuse_log() { printf '[jvmreuse-pool] %s\n' "$*" >&2; }
 
@@ -118,6 +123,13 @@ jvmreuse_pool_command() {
         "$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
         -cp "$POOL_JAR:$ASM_JAR:$MPI_JAVA_JAR" org.jvmreuse.pool.PoolMain
         --socket "${JVMREUSE_SOCKET:-$(jvmreuse_default_socket)}")
+    if [[ -n ${JVMREUSE_WARMUP_RUNS:-} ]]; then
+        JVMREUSE_POOL_CMD+=(--warmup-runs "$JVMREUSE_WARMUP_RUNS")
+    fi
+    if [[ -n ${JVMREUSE_WARMUP_MAIN:-} ]]; then
+        JVMREUSE_POOL_CMD+=(--warmup-main "$JVMREUSE_WARMUP_MAIN" --warmup-cp "${JVMREUSE_WARMUP_CP:?JVMREUSE_WARMUP_CP must be set with JVMREUSE_WARMUP_MAIN}"
+            --warmup-main-runs "${JVMREUSE_WARMUP_MAIN_RUNS:-10}")
+    fi
 }
 
 # Starts the pool in the background; sets JVMREUSE_POOL_PID and writes it next to the socket.

@@ -604,10 +604,15 @@ static noreturn void exec_java(const struct run_opts *o)
     die(errno == ENOENT ? 127 : 126, "cannot start %s: %s", java, strerror(errno));
 }
 
+static void catch_up_direct_file(int fd);
+
 static noreturn void fallback(const struct run_opts *o, const char *reason)
 {
     if (verbose)
         say("%s; starting a new JVM", reason);
+    /* java writes through our offsets: past what a slot (or our message) appended */
+    catch_up_direct_file(STDOUT_FILENO);
+    catch_up_direct_file(STDERR_FILENO);
     exec_java(o);
 }
 

@@ -53,8 +53,7 @@ public final class PoolMain {
             if (topology.isManager(rank)) {
                 new PoolManager(topology, socket, transport, doorbells).run();
             } else {
-                new SlotRuntime(topology, socket, transport, doorbells, options.threadStopMillis(),
-                        options.warmupRuns()).run();
+                new SlotRuntime(topology, socket, transport, doorbells, options).run();
             }
         } catch (Exception | Error e) {
             // A rank that cannot go on ends the whole launch, with the reason, rather than hang it.

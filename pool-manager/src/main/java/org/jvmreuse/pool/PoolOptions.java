@@ -7,7 +7,14 @@ import java.nio.file.Path;
 
 /** Command-line options of a pool process; every rank of one mpirun gets the same ones. */
 public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, long threadStopMillis,
-                          int warmupRuns) {
+                          int warmupRuns, LibraryWarmup libraryWarmup) {
+
+    /**
+     * A program each slot runs {@code runs} times after the built-in warm-up, with
+     * {@code sharedClassPath} shared as a run would share it: the libraries users run with are
+     * then loaded and compiled before the first real run (e.g. Hadoop, for its tasks).
+     */
+    public record LibraryWarmup(String mainClass, java.util.List<String> sharedClassPath, int runs) { }
 
     public static final String USAGE = String.join(System.lineSeparator(),
             "usage: mpirun ... java ... org.jvmreuse.pool.PoolMain [options]",
@@ -19,7 +26,10 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "                           default 0: one pool per host holding all its ranks",
             "  --thread-stop-ms N       how long a run's leftover threads get to stop (default 2000)",
             "  --warmup-runs N          runs of the built-in warm-up program each slot makes before it",
-            "                           serves (default 100; 0: none)");
+            "                           serves (default 100; 0: none)",
+            "  --warmup-main CLASS      then runs CLASS (with --warmup-cp shared, as runs share it)",
+            "  --warmup-cp LIBS         the shared class path of those runs (':'-separated)",
+            "  --warmup-main-runs N     how many times (default 10)");
 
     public static PoolOptions parse(String[] args) {
         String socket = null;
@@ -27,6 +37,9 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         int ranksPerPool = 0;
         long threadStop = 2000;
         int warmupRuns = 100;
+        String warmupMain = null;
+        String warmupCp = null;
+        int warmupMainRuns = 10;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -35,13 +48,21 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 case "--ranks-per-pool" -> ranksPerPool = number(value(args, ++i, arg), arg, 0);
                 case "--thread-stop-ms" -> threadStop = number(value(args, ++i, arg), arg, 1);
                 case "--warmup-runs" -> warmupRuns = number(value(args, ++i, arg), arg, 0);
+                case "--warmup-main" -> warmupMain = value(args, ++i, arg);
+                case "--warmup-cp" -> warmupCp = value(args, ++i, arg);
+                case "--warmup-main-runs" -> warmupMainRuns = number(value(args, ++i, arg), arg, 0);
                 default -> throw new IllegalArgumentException("unknown option '" + arg + "'\n" + USAGE);
             }
         }
         if (ranksPerPool == 1) {
             throw new IllegalArgumentException("--ranks-per-pool must be 0 or at least 2 (a manager and a slot)");
         }
-        return new PoolOptions(socket, logDir, ranksPerPool, threadStop, warmupRuns);
+        if ((warmupMain == null) != (warmupCp == null)) {
+            throw new IllegalArgumentException("--warmup-main and --warmup-cp go together");
+        }
+        LibraryWarmup library = warmupMain == null ? null
+                : new LibraryWarmup(warmupMain, java.util.List.of(warmupCp.split(":")), warmupMainRuns);
+        return new PoolOptions(socket, logDir, ranksPerPool, threadStop, warmupRuns, library);
     }
 
     private static String value(String[] args, int i, String option) {

@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
  * A real pool for a test: started with job-scripts/bin/jvmreuse-pool (mpirun and all) on a
  * private socket, driven with the real jvmreuse client, stopped by PID when closed.
  */
-final class Pool implements AutoCloseable {
-    static final Path REPO = Path.of(System.getProperty("jvmreuse.repo", "..")).toAbsolutePath().normalize();
-    static final Path CLIENT = REPO.resolve("pool-manager/target/native/jvmreuse");
+public final class Pool implements AutoCloseable {
+    public static final Path REPO = Path.of(System.getProperty("jvmreuse.repo", "..")).toAbsolutePath().normalize();
+    public static final Path CLIENT = REPO.resolve("pool-manager/target/native/jvmreuse");
     static final Path LAUNCHER = REPO.resolve("job-scripts/bin/jvmreuse-pool");
     static final String PROGRAMS = REPO.resolve("tests/target/test-classes").toString();
 
@@ -140,7 +140,7 @@ final class Pool implements AutoCloseable {
      * Whether a process runs. ProcessHandle.isAlive also counts a process that has exited but
      * was not yet reaped (a zombie; a machine's init may reap reparented processes late).
      */
-    static boolean running(long pid) {
+    public static boolean running(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
             return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
@@ -153,14 +153,14 @@ final class Pool implements AutoCloseable {
         return ProcessHandle.of(mpirunPid).map(p -> p.descendants().toList()).orElse(List.of());
     }
 
-    record Result(int code, String out, String err) {
+    public record Result(int code, String out, String err) {
         @Override
         public String toString() {
             return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
         }
     }
 
-    static Result exec(List<String> command, Map<String, String> env, Path cwd, long timeoutSeconds) throws Exception {
+    public static Result exec(List<String> command, Map<String, String> env, Path cwd, long timeoutSeconds) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(env);
         builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

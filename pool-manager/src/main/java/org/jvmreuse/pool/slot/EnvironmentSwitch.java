@@ -21,14 +21,31 @@ final class EnvironmentSwitch {
 
     void apply(Map<String, String> environment) {
         Map<Object, Object> converted = new HashMap<>();
+        environment.forEach((name, text) -> converted.put(variable(name), value(text)));
+        replace(converted);
+    }
+
+    /** Sets one variable of the run's environment (for a library's run hook). */
+    void set(String name, String text) {
+        synchronized (live) {
+            live.put(variable(name), value(text));
+        }
+    }
+
+    private Object variable(String name) {
+        return convert(variable, name);
+    }
+
+    private Object value(String text) {
+        return convert(value, text);
+    }
+
+    private static Object convert(Method valueOf, String text) {
         try {
-            for (Map.Entry<String, String> e : environment.entrySet()) {
-                converted.put(variable.invoke(null, e.getKey()), value.invoke(null, e.getValue()));
-            }
+            return valueOf.invoke(null, text);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot build the run's environment", e);
         }
-        replace(converted);
     }
 
     void restore() {

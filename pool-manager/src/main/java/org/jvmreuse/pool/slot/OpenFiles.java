@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The process's open file descriptors and what they point to, from /proc/self/fd. Numbers alone
@@ -33,11 +34,14 @@ final class OpenFiles {
         return fds;
     }
 
-    /** Descriptors in {@code now} that were not open, or pointed elsewhere, in {@code before}: "fd -> target". */
-    static List<String> added(Map<Integer, String> before, Map<Integer, String> now) {
+    /**
+     * Descriptors in {@code now} that were not open, or pointed elsewhere, in {@code before}, and
+     * are not one of the {@code kept} files: "fd -> target".
+     */
+    static List<String> added(Map<Integer, String> before, Map<Integer, String> now, Set<String> kept) {
         List<String> opened = new ArrayList<>();
         now.forEach((fd, target) -> {
-            if (!target.equals(before.get(fd))) {
+            if (!target.equals(before.get(fd)) && !kept.contains(target)) {
                 opened.add(fd + " -> " + target);
             }
         });

@@ -1,10 +1,14 @@
 package org.jvmreuse.pool.slot;
 
+import java.io.File;
 import java.io.IOException;
+import java.net.URL;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jvmreuse.pool.ClassPathKey;
 import org.jvmreuse.pool.PoolLog;
 
@@ -12,30 +16,61 @@ import org.jvmreuse.pool.PoolLog;
  * The slot's loaders of shared (library) class path entries, kept across runs: a run that names
  * the same shared entries, unchanged on disk, finds their classes loaded and JIT-compiled. This
  * is the paper's split: Hadoop's classes stay, the job's are reloaded. Statics of shared classes
- * survive between such runs, so only libraries whose state is reset (or harmless) belong here.
- * The least recently used loader beyond {@link #CAPACITY} is closed.
+ * survive between such runs, so only libraries whose state is reset (by their {@link RunHooks})
+ * or harmless belong here. The least recently used loader beyond {@link #CAPACITY} is closed.
  */
 final class SharedLoaders {
     private static final int CAPACITY = 2;
+    private static final SharedLibrary NONE = new SharedLibrary(ClassLoader.getPlatformClassLoader(), RunHooks.NONE);
 
-    private final Map<String, TaskClassLoader> byKey = new LinkedHashMap<>(4, 0.75f, true);
+    /** A shared loader and the resets its libraries declare. */
+    record SharedLibrary(ClassLoader loader, RunHooks hooks) { }
 
-    ClassLoader forEntries(List<String> shared) {
+    private final Map<String, SharedLibrary> byKey = new LinkedHashMap<>(4, 0.75f, true);
+
+    SharedLibrary forEntries(List<String> shared) throws IOException {
         if (shared.isEmpty()) {
-            return ClassLoader.getPlatformClassLoader();
+            return NONE;
         }
-        TaskClassLoader loader = byKey.computeIfAbsent(ClassPathKey.of(shared),
-                key -> new TaskClassLoader(shared, ClassLoader.getPlatformClassLoader()));
-        Iterator<TaskClassLoader> oldest = byKey.values().iterator();
-        while (byKey.size() > CAPACITY) {
-            TaskClassLoader evicted = oldest.next();
-            oldest.remove();
+        String key = ClassPathKey.of(shared);
+        SharedLibrary library = byKey.get(key);
+        if (library == null) {
+            TaskClassLoader loader = new TaskClassLoader(shared, ClassLoader.getPlatformClassLoader());
             try {
-                evicted.close();
-            } catch (IOException e) {
-                PoolLog.get().warn("closing an unused shared class loader: " + e);
+                library = new SharedLibrary(loader, RunHooks.of(loader));
+            } catch (IOException | RuntimeException e) {
+                close(loader);
+                throw e;
+            }
+            byKey.put(key, library);
+        }
+        Iterator<SharedLibrary> oldest = byKey.values().iterator();
+        while (byKey.size() > CAPACITY) {
+            SharedLibrary evicted = oldest.next();
+            oldest.remove();
+            close((TaskClassLoader) evicted.loader());
+        }
+        return library;
+    }
+
+    /** The jar files the shared loaders hold open for the slot's lifetime. */
+    Set<String> openJars() {
+        Set<String> jars = new HashSet<>();
+        for (SharedLibrary library : byKey.values()) {
+            for (URL url : ((TaskClassLoader) library.loader()).getURLs()) {
+                if ("file".equals(url.getProtocol())) {
+                    jars.add(new File(url.getPath()).getAbsolutePath());
+                }
             }
         }
-        return loader;
+        return jars;
+    }
+
+    private static void close(TaskClassLoader loader) {
+        try {
+            loader.close();
+        } catch (IOException e) {
+            PoolLog.get().warn("closing an unused shared class loader: " + e);
+        }
     }
 }

@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.jvmreuse.boot.ExitHook;
 import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.PoolOptions;
 import org.jvmreuse.pool.PoolThreads;
 import org.jvmreuse.pool.PoolTopology;
 import mpi.MPI;
@@ -38,19 +40,21 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final int managerRank;
     private final long threadStopMillis;
     private final int warmupRuns;
+    private final PoolOptions.LibraryWarmup libraryWarmup;
     private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>();
     /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private SlotContext context;
 
     public SlotRuntime(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells,
-                       long threadStopMillis, int warmupRuns) {
-        this.warmupRuns = warmupRuns;
+                       PoolOptions options) {
+        this.warmupRuns = options.warmupRuns();
+        this.libraryWarmup = options.libraryWarmup();
         this.socket = socket;
         this.transport = transport;
         this.doorbells = doorbells;
         this.managerRank = topology.managerRank();
-        this.threadStopMillis = threadStopMillis;
+        this.threadStopMillis = options.threadStopMillis();
     }
 
     public void run() throws Exception {
@@ -111,23 +115,42 @@ public final class SlotRuntime implements MpiTransport.Handler {
         }
     }
 
-    /** Runs the warm-up program through the ordinary run path before telling the manager it is ready. */
-    private void warmUp() throws InterruptedException {
+    /** Runs the warm-up programs through the ordinary run path before telling the manager it is ready. */
+    private void warmUp() throws InterruptedException, IOException {
         long start = System.nanoTime();
         List<String> classPath = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
-        Map<String, String> environment = System.getenv();
-        String cwd = System.getProperty("user.dir");
-        for (int i = 1; i <= warmupRuns; i++) {
-            RunSpec spec = new RunSpec(WarmupProgram.class.getName(), classPath, List.of(), List.of(), Map.of(),
-                    environment, cwd, "/dev/null", "/dev/null", "/dev/null");
-            TaskRun run = new TaskRun(-i, spec, context, false);
-            String problem = run.execute();
-            if (problem != null) {
-                throw new IllegalStateException("warm-up run failed: " + problem);
-            }
+        warmUpWith(WarmupProgram.class.getName(), classPath, List.of(), warmupRuns);
+        PoolLog.get().info(String.format("warmed up with %d runs in %.0f ms", warmupRuns, (System.nanoTime() - start) / 1e6));
+        if (libraryWarmup != null) {
+            start = System.nanoTime();
+            warmUpWith(libraryWarmup.mainClass(), libraryWarmup.sharedClassPath(), libraryWarmup.sharedClassPath(),
+                    libraryWarmup.runs());
+            PoolLog.get().info(String.format("warmed up %s with %d runs of %s in %.0f ms", libraryWarmup.sharedClassPath(),
+                    libraryWarmup.runs(), libraryWarmup.mainClass(), (System.nanoTime() - start) / 1e6));
         }
         context.idleFiles = OpenFiles.snapshot();
-        PoolLog.get().info(String.format("warmed up with %d runs in %.0f ms", warmupRuns, (System.nanoTime() - start) / 1e6));
+    }
+
+    /** Each run in a directory of its own, which is removed afterwards. */
+    private void warmUpWith(String mainClass, List<String> classPath, List<String> shared, int runs)
+            throws InterruptedException, IOException {
+        Map<String, String> environment = System.getenv();
+        for (int i = 1; i <= runs; i++) {
+            Path cwd = Files.createTempDirectory("jvmreuse-warmup");
+            try {
+                RunSpec spec = new RunSpec(mainClass, classPath, shared, List.of(), Map.of(), environment,
+                        cwd.toString(), "/dev/null", "/dev/null", "/dev/null");
+                TaskRun run = new TaskRun(-i, spec, context, false);
+                String problem = run.execute();
+                if (problem != null) {
+                    throw new IllegalStateException("warm-up run of " + mainClass + " failed: " + problem);
+                }
+            } finally {
+                try (var files = Files.walk(cwd)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            }
+        }
     }
 
     private static byte[] hello() {

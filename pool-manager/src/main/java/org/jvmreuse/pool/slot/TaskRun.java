@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jvmreuse.boot.TaskExit;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolThreads;
@@ -91,7 +92,7 @@ final class TaskRun {
     /** Runs the program and cleans up; returns null if the slot is clean, else why it is not. */
     String execute() throws InterruptedException {
         long t0 = System.nanoTime();
-        slot.shutdownHooks.markStart();
+        SharedLoaders.SharedLibrary shared = null;
         TaskClassLoader loader = null;
         List<Thread> stuck = List.of();
         String failure = null;
@@ -99,6 +100,10 @@ final class TaskRun {
         long t1 = 0;
         long t2 = 0;
         try {
+            // Before the run's hooks are tracked: what a new shared library's hook classes
+            // register while they initialise belongs to the slot.
+            shared = slot.sharedLoaders.forEntries(spec.sharedClassPath());
+            slot.shutdownHooks.markStart();
             slot.streams.lend(spec.stdin(), spec.stdout(), spec.stderr());
             slot.environment.apply(spec.environment());
             slot.workingDirectory.enter(spec.cwd());
@@ -110,7 +115,8 @@ final class TaskRun {
             }
             List<String> ownEntries = new ArrayList<>(spec.classPath());
             ownEntries.removeAll(spec.sharedClassPath());
-            loader = new TaskClassLoader(ownEntries, slot.sharedLoaders.forEntries(spec.sharedClassPath()));
+            loader = new TaskClassLoader(ownEntries, shared.loader());
+            shared.hooks().beforeRun(loader, slot.environment::set);
             slot.exitTrap.setCurrent(this);
             t1 = System.nanoTime();
             Thread main = startMain(loader);
@@ -139,7 +145,7 @@ final class TaskRun {
         if (failure != null) {
             PoolLog.get().warn("run " + id + " ended with exit code 1: " + failure);
         }
-        String problem = cleanUp(loader, stuck);
+        String problem = cleanUp(shared, loader, stuck);
         if (reported) {
             PoolLog.get().info(String.format("run %d: %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms",
                 id, spec.mainClass(), exitCode, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
@@ -200,7 +206,8 @@ final class TaskRun {
         }
         try {
             Method main = mainClass.getMethod("main", String[].class);
-            if (Modifier.isStatic(main.getModifiers()) && main.getReturnType() == void.class) {
+            // The java launcher calls main of a non-public class too (Hadoop's YarnChild is one).
+            if (Modifier.isStatic(main.getModifiers()) && main.getReturnType() == void.class && main.trySetAccessible()) {
                 return main;
             }
         } catch (NoSuchMethodException e) {
@@ -291,7 +298,16 @@ final class TaskRun {
     }
 
     /** After the client has its answer: everything the run changed goes back. */
-    private String cleanUp(TaskClassLoader loader, List<Thread> stuck) {
+    private String cleanUp(SharedLoaders.SharedLibrary shared, TaskClassLoader loader, List<Thread> stuck) {
+        String hookProblem = null;
+        if (loader != null) {
+            try {
+                shared.hooks().afterRun(loader, runHooks);
+            } catch (RuntimeException e) {
+                hookProblem = "run " + id + ": resetting shared library state failed: " + e.getMessage();
+                PoolLog.get().error(hookProblem, e);
+            }
+        }
         slot.environment.restore();
         slot.restoreGlobals();
         try {
@@ -300,6 +316,7 @@ final class TaskRun {
             return "cannot return to the slot's working directory: " + e.getMessage();
         }
         if (loader != null) {
+            releaseContextLoader(loader);
             try {
                 loader.close();
             } catch (IOException e) {
@@ -310,7 +327,20 @@ final class TaskRun {
         if (!stuck.isEmpty()) {
             return stuck.size() + " thread(s) of run " + id + " would not stop: " + stuck;
         }
-        return null;
+        return hookProblem;
+    }
+
+    /**
+     * JDK threads that outlive runs take the context loader of the run thread that first needed
+     * them (the process reaper of the first run that started a process, for one) and would keep
+     * that run's classes alive for the slot's lifetime.
+     */
+    private static void releaseContextLoader(ClassLoader runLoader) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getContextClassLoader() == runLoader) {
+                t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+            }
+        }
     }
 
     /**
@@ -321,7 +351,8 @@ final class TaskRun {
      */
     void releaseLeftOpenFiles() {
         Map<Integer, String> now = OpenFiles.snapshot();
-        List<String> leaked = OpenFiles.added(slot.idleFiles, now);
+        Set<String> kept = slot.sharedLoaders.openJars();
+        List<String> leaked = OpenFiles.added(slot.idleFiles, now, kept);
         long deadline = System.currentTimeMillis() + FD_RELEASE_WAIT_MILLIS;
         while (!leaked.isEmpty() && System.currentTimeMillis() < deadline) {
             System.gc();
@@ -332,7 +363,7 @@ final class TaskRun {
                 return;
             }
             now = OpenFiles.snapshot();
-            leaked = OpenFiles.added(slot.idleFiles, now);
+            leaked = OpenFiles.added(slot.idleFiles, now, kept);
         }
         if (!leaked.isEmpty()) {
             PoolLog.get().warn("run " + id + " left file descriptors open that are still referenced: " + leaked);

@@ -13,6 +13,7 @@ import org.jvmreuse.pool.PoolThreads;
  * (JVM service threads live in the "system" group and are never touched.)
  */
 final class TaskThreads {
+    private static final long RESTOP_MILLIS = 100;
     private final ThreadGroup applicationGroup;
 
     TaskThreads(ThreadGroup applicationGroup) {
@@ -47,8 +48,10 @@ final class TaskThreads {
 
     /**
      * Ends every task thread: first an interrupt, then an asynchronous {@link TaskExit} through
-     * JVMTI. Returns the threads that are still alive after {@code waitMillis} (a thread stuck in
-     * native code, say); a slot with such threads cannot be reused safely.
+     * JVMTI, repeated every {@link #RESTOP_MILLIS} because some threads catch everything and
+     * loop (Hadoop's task reporter gives up only after three failures in a row). Returns the
+     * threads still alive after {@code waitMillis} (a thread stuck in native code, say); a slot
+     * with such threads cannot be reused safely.
      */
     List<Thread> endAll(long waitMillis) throws InterruptedException {
         List<Thread> threads = live();
@@ -58,12 +61,16 @@ final class TaskThreads {
         threads.forEach(Thread::interrupt);
         long deadline = System.currentTimeMillis() + waitMillis;
         joinUntil(threads, Math.min(deadline, System.currentTimeMillis() + 50));
-        for (Thread t : threads) {
-            if (t.isAlive()) {
+        while (System.currentTimeMillis() < deadline) {
+            threads.removeIf(t -> !t.isAlive());
+            if (threads.isEmpty()) {
+                break;
+            }
+            for (Thread t : threads) {
                 Native.stopThread(t, new TaskExit(-1));
             }
+            joinUntil(threads, Math.min(deadline, System.currentTimeMillis() + RESTOP_MILLIS));
         }
-        joinUntil(threads, deadline);
         threads.removeIf(t -> !t.isAlive());
         return threads;
     }

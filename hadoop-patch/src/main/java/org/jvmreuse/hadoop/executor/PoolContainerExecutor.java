@@ -1,0 +1,125 @@
+package org.jvmreuse.hadoop.executor;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.Shell;
+import org.apache.hadoop.yarn.server.nodemanager.DefaultContainerExecutor;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
+
+/**
+ * A container executor that runs MapReduce task containers in the node's JVM pool.
+ * Select it with {@code yarn.nodemanager.container-executor.class}.
+ *
+ * <p>It is the {@link DefaultContainerExecutor} with one change: a task container's launch
+ * script ends with the {@code jvmreuse} client instead of {@code java}
+ * ({@link LaunchScriptRewriter}). The script still runs under the pid file, so YARN's liveness
+ * checks, kill and signals reach the client, which forwards them to the task in its slot; the
+ * exit code comes back the same way. Everything else takes the stock path unchanged: containers
+ * that are not tasks (the MRAppMaster), other users' containers (a slot is reused only for the
+ * pool owner), jobs that opt out with {@code JVMREUSE_POOL=off} in the task environment, and a
+ * node without pool settings. When the pool is down or busy the client itself starts the task's
+ * own JVM, so a job never fails because of the pool.
+ */
+public class PoolContainerExecutor extends DefaultContainerExecutor {
+    private static final Log LOG = LogFactory.getLog(PoolContainerExecutor.class);
+    /** In a container's environment, {@code off} sends it down the stock path. */
+    public static final String OPT_OUT_VARIABLE = "JVMREUSE_POOL";
+
+    private PoolSettings settings;
+    private LaunchScriptRewriter rewriter;
+
+    @Override
+    public void setConf(Configuration conf) {
+        super.setConf(conf);
+        settings = PoolSettings.from(conf);
+        rewriter = new LaunchScriptRewriter(settings);
+        if (settings.disabledBecause != null) {
+            LOG.warn("JVM pool not used, every container takes the stock launch path: " + settings.disabledBecause);
+        } else {
+            LOG.info("MapReduce tasks run in the JVM pool at " + settings.socket + " (client " + settings.client
+                    + ", wait " + settings.waitMillis + " ms for a slot)");
+        }
+    }
+
+    @Override
+    public int launchContainer(Container container, Path nmPrivateContainerScriptPath, Path nmPrivateTokensPath,
+            String userName, String appId, Path containerWorkDir, List<String> localDirs, List<String> logDirs)
+            throws IOException {
+        String containerId = container.getContainerId().toString();
+        java.nio.file.Path pooledScript = null;
+        Path script = nmPrivateContainerScriptPath;
+        String stockReason = stockReason(container, userName);
+        if (stockReason == null) {
+            java.nio.file.Path original = java.nio.file.Path.of(nmPrivateContainerScriptPath.toUri().getPath());
+            String rewritten = rewriter.rewrite(Files.readString(original, StandardCharsets.UTF_8));
+            if (rewritten == null) {
+                stockReason = "not a MapReduce task";
+            } else {
+                pooledScript = original.resolveSibling(original.getFileName() + ".pool");
+                Files.writeString(pooledScript, rewritten, StandardCharsets.UTF_8);
+                script = new Path(pooledScript.toUri());
+            }
+        }
+        if (stockReason == null) {
+            LOG.info("Container " + containerId + ": task handed to the JVM pool at " + settings.socket);
+        } else {
+            LOG.info("Container " + containerId + ": stock launch (" + stockReason + ")");
+        }
+        try {
+            return super.launchContainer(container, script, nmPrivateTokensPath, userName, appId,
+                    containerWorkDir, localDirs, logDirs);
+        } finally {
+            if (pooledScript != null) {
+                Files.deleteIfExists(pooledScript);
+            }
+        }
+    }
+
+    /**
+     * Signals the container's process group. Hadoop 2.2 runs {@code kill -SIG -PID}, which
+     * procps-ng's kill (Debian 8+, RHEL 7+) parses as two options: it signals nothing and
+     * succeeds, so YARN's kill never reached a container, pooled or not. With {@code --} it does.
+     */
+    @Override
+    public boolean signalContainer(String user, String pid, Signal signal) throws IOException {
+        if (!kill("0", pid)) {
+            return false;
+        }
+        return kill(Integer.toString(signal.getValue()), pid) || !kill("0", pid);
+    }
+
+    private static boolean kill(String signal, String pid) throws IOException {
+        if (!pid.matches("[1-9][0-9]*")) {
+            throw new IOException("not a process id: '" + pid + "'");
+        }
+        try {
+            new Shell.ShellCommandExecutor(new String[] {"kill", "-" + signal, "--", "-" + pid}).execute();
+            return true;
+        } catch (Shell.ExitCodeException e) {
+            return false;
+        }
+    }
+
+    /** Why this container must take the stock path, or null if the pool may take it. */
+    private String stockReason(Container container, String userName) {
+        if (settings.disabledBecause != null) {
+            return "no pool: " + settings.disabledBecause;
+        }
+        Map<String, String> env = container.getLaunchContext().getEnvironment();
+        if (env != null && "off".equalsIgnoreCase(env.get(OPT_OUT_VARIABLE))) {
+            return "the job set " + OPT_OUT_VARIABLE + "=off";
+        }
+        String owner = System.getProperty("user.name");
+        if (!owner.equals(userName)) {
+            return "container of user " + userName + ", pool of " + owner;
+        }
+        return null;
+    }
+}

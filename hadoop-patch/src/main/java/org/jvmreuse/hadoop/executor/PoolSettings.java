@@ -1,0 +1,94 @@
+package org.jvmreuse.hadoop.executor;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * The NodeManager's pool settings (yarn-site.xml), read once when the executor is configured.
+ * Without a socket and a client, every container takes Hadoop's stock launch path.
+ */
+final class PoolSettings {
+    static final String SOCKET = "jvmreuse.pool.socket";
+    static final String CLIENT = "jvmreuse.pool.client";
+    static final String WAIT_MS = "jvmreuse.pool.wait-ms";
+    static final long DEFAULT_WAIT_MS = 2000;
+
+    final String socket;
+    final String client;
+    final long waitMillis;
+    /** Hadoop's jars (the application class path) plus this jar: kept loaded in the slots. */
+    final List<String> sharedClassPath;
+    /** This jar, which the slots need for the per-task reset of Hadoop's statics. */
+    final String patchJar;
+    /** Why pooling is off, or null. */
+    final String disabledBecause;
+
+    PoolSettings(String socket, String client, long waitMillis, List<String> applicationJars, String patchJar) {
+        this.socket = socket;
+        this.client = client;
+        this.waitMillis = waitMillis;
+        this.patchJar = patchJar;
+        List<String> shared = new ArrayList<>(applicationJars);
+        if (patchJar != null) {
+            shared.add(patchJar);
+        }
+        this.sharedClassPath = List.copyOf(shared);
+        this.disabledBecause = check();
+    }
+
+    static PoolSettings from(Configuration conf) {
+        return new PoolSettings(conf.getTrimmed(SOCKET, ""), conf.getTrimmed(CLIENT, ""),
+                conf.getLong(WAIT_MS, DEFAULT_WAIT_MS),
+                applicationJars(conf.getTrimmedStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
+                        YarnConfiguration.DEFAULT_YARN_APPLICATION_CLASSPATH)),
+                ownJar());
+    }
+
+    private String check() {
+        if (socket.isEmpty() || client.isEmpty()) {
+            return SOCKET + " and " + CLIENT + " are not both set";
+        }
+        if (!new File(client).canExecute()) {
+            return CLIENT + " = " + client + " is not an executable file";
+        }
+        if (patchJar == null) {
+            return "the executor was not loaded from a jar, so slots cannot load its task reset";
+        }
+        if (waitMillis < 0) {
+            return WAIT_MS + " must be >= 0, got " + waitMillis;
+        }
+        for (String value : List.of(socket, client, String.join(":", sharedClassPath))) {
+            if (!LaunchScriptRewriter.isShellSafe(value)) {
+                return "'" + value + "' contains characters the launch script cannot quote";
+            }
+        }
+        return null;
+    }
+
+    /** Jars and jar directories ({@code dir/*}) of the application class path, without variables. */
+    private static List<String> applicationJars(String[] applicationClassPath) {
+        Set<String> jars = new LinkedHashSet<>();
+        for (String entry : applicationClassPath) {
+            boolean literal = !entry.contains("$") && !entry.contains("%") && entry.startsWith("/");
+            if (literal && (entry.endsWith(".jar") || entry.endsWith("/*"))) {
+                jars.add(entry);
+            }
+        }
+        return new ArrayList<>(jars);
+    }
+
+    private static String ownJar() {
+        try {
+            File source = new File(PoolSettings.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return source.isFile() ? source.getAbsolutePath() : null;
+        } catch (URISyntaxException | SecurityException | NullPointerException e) {
+            return null;
+        }
+    }
+}

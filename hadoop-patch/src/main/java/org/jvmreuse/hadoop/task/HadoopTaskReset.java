@@ -1,0 +1,83 @@
+package org.jvmreuse.hadoop.task;
+
+import java.util.function.BiConsumer;
+
+/**
+ * The slot's run hook for Hadoop 2.2.0 (listed in META-INF/jvmreuse/run-hooks): Hadoop's classes
+ * stay loaded in the slot's shared loader across YARN task containers, and this makes each task
+ * see the Hadoop state of a new JVM, and lets the finished task's class loader be collected.
+ * Each reset step runs on its own (see {@link Problems}): beforeRun never throws; afterRun throws
+ * IllegalStateException, which makes the slot retire, only when a critical step failed.
+ */
+public final class HadoopTaskReset {
+    /** What beforeRun could not do, reported by the afterRun of the same run. */
+    private static Problems pending = new Problems();
+
+    static {
+        // Initialised once, outside runs, by the slot: what these class initialisers register
+        // (ShutdownHookManager's JVM hook, the default configuration resources, the codec service
+        // loader) belongs to the slot and sees the shared loader as context loader.
+        Thread self = Thread.currentThread();
+        ClassLoader previous = self.getContextClassLoader();
+        self.setContextClassLoader(SharedClasses.loader());
+        try {
+            Log4jReset.quiet();
+            initialise("org.apache.hadoop.conf.Configuration");
+            initialise("org.apache.hadoop.mapred.JobConf");
+            initialise("org.apache.hadoop.yarn.conf.YarnConfiguration");
+            initialise("org.apache.hadoop.hdfs.HdfsConfiguration");
+            ConfigurationReset.recordSlotDefaults();
+            initialise("org.apache.hadoop.util.ShutdownHookManager");
+            initialise("org.apache.hadoop.io.compress.CompressionCodecFactory");
+            SharedExecutors.adopt(SharedClasses.loader());
+        } finally {
+            self.setContextClassLoader(previous);
+        }
+    }
+
+    private HadoopTaskReset() {
+    }
+
+    /** With the run's environment, properties, directory, stdio and context loader in place. */
+    public static void beforeRun(BiConsumer<String, String> setenv) {
+        Problems p = new Problems();
+        // launch_container.sh exports JVM_PID=$$ and execs java: Task reads its own process tree
+        p.critical("JVM_PID", () -> setenv.accept("JVM_PID", Long.toString(ProcessHandle.current().pid())));
+        p.critical("log4j", Log4jReset::beforeRun);
+        p.critical("Hadoop shutdown hooks", HadoopShutdownHooks::beforeRun);
+        p.critical("class registries", ClassRegistries::beforeRun);
+        p.minor("service loaders", () -> ServiceLoaderStatics.pointAt(Thread.currentThread().getContextClassLoader()));
+        pending = p;
+    }
+
+    /** After the run's JVM hooks ran (if {@code exitHooks}) and its threads ended. */
+    public static void afterRun(boolean exitHooks) {
+        Problems p = pending; // with what beforeRun could not do
+        pending = new Problems();
+        p.critical("Hadoop shutdown hooks", () -> HadoopShutdownHooks.afterRun(exitHooks));
+        p.critical("log4j", Log4jReset::afterRun);
+        p.critical("commons-logging", CommonsLoggingReset::afterRun);
+        p.critical("FileSystem", FileSystemReset::afterRun);
+        p.minor("SecureIOUtils statistics", FileSystemReset::keepSecureIoStatistics);
+        p.critical("HDFS client", HdfsClientReset::afterRun);
+        p.critical("security", SecurityReset::afterRun);
+        p.critical("service loaders", () -> ServiceLoaderStatics.pointAt(SharedClasses.loader()));
+        p.critical("metrics", MetricsReset::afterRun);
+        p.critical("metrics v1", MetricsV1Reset::afterRun);
+        p.critical("class registries", ClassRegistries::afterRun);
+        p.critical("codec pool", CodecPoolReset::afterRun);
+        p.critical("IPC", IpcReset::afterRun);
+        p.critical("MapReduce statics", MapReduceStatics::afterRun);
+        // last: moves configurations that the steps above left in shared statics to the shared loader
+        p.critical("Configuration", ConfigurationReset::afterRun);
+        p.throwIfCritical();
+    }
+
+    private static void initialise(String className) {
+        try {
+            Class.forName(className, true, SharedClasses.loader());
+        } catch (ClassNotFoundException e) {
+            // a module the slot's Hadoop does not have (hdfs)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package org.jvmreuse.hadoop.task;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.util.Optional;
+
+/**
+ * Which classes are the slot's (the shared loader's, holding Hadoop and this jar, and its
+ * ancestors') and which belong to a run (anything else: the task's loader, a job class loader
+ * it made, ...). Entries that refer to a run's classes must leave shared registries, or they
+ * keep its loader alive and leak into the next task.
+ */
+final class SharedClasses {
+    private static final ClassLoader SHARED = SharedClasses.class.getClassLoader();
+    private static final Method FIND_LOADED = findLoadedMethod();
+
+    private SharedClasses() {
+    }
+
+    static ClassLoader loader() {
+        return SHARED;
+    }
+
+    /**
+     * The named class if the shared loader has loaded it, without loading or initialising it:
+     * a class no run has touched holds nothing to reset. Reading a static field initialises a
+     * loaded class, which is as harmless as the task having used it (the reset that follows
+     * undoes what the initialiser registered).
+     */
+    static Optional<Class<?>> loaded(String name) {
+        try {
+            return Optional.ofNullable((Class<?>) FIND_LOADED.invoke(SHARED, name));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot ask the shared loader for " + name, e);
+        }
+    }
+
+    /** Whether {@code loader} is the shared loader or one of its ancestors (null: the boot loader). */
+    static boolean isShared(ClassLoader loader) {
+        for (ClassLoader l = SHARED; l != null; l = l.getParent()) {
+            if (l == loader) {
+                return true;
+            }
+        }
+        return loader == null;
+    }
+
+    /**
+     * Whether {@code o} ties a shared registry to a run: a run's class, a constructor or method
+     * of one, or an instance of one. Null and shared objects do not.
+     */
+    static boolean isRunOwned(Object o) {
+        if (o == null) {
+            return false;
+        }
+        Class<?> c;
+        if (o instanceof Class<?> cls) {
+            c = cls;
+        } else if (o instanceof Constructor<?> ctor) {
+            c = ctor.getDeclaringClass();
+        } else if (o instanceof Method m) {
+            c = m.getDeclaringClass();
+        } else {
+            c = o.getClass();
+        }
+        return !isShared(c.getClassLoader());
+    }
+
+    private static Method findLoadedMethod() {
+        try {
+            Method m = ClassLoader.class.getDeclaredMethod("findLoadedClass", String.class);
+            m.setAccessible(true); // needs --add-opens java.base/java.lang=ALL-UNNAMED, which slots have
+            return m;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new ExceptionInInitializerError(
+                    "ClassLoader.findLoadedClass is not accessible (run with --add-opens java.base/java.lang=ALL-UNNAMED): " + e);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.jvmreuse.hadoop.task;
+
+import java.security.AccessController;
+import java.security.PrivilegedAction;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Thread pools that Hadoop keeps in static final fields (the IPC client's parameter senders,
+ * used by every RPC call) outlive runs. Their workers would be started by a task's thread: in
+ * the run's thread group, so the slot stops them when the run ends, and a pool whose worker is
+ * stopped starts a replacement at once, which inherits the dead run's context class loader.
+ * So these pools get a thread factory of the slot: workers in a group outside the application's,
+ * with the shared loader as context loader, made without the caller's access control context
+ * (which would hold the job's protection domains, and so its loader).
+ */
+final class SharedExecutors {
+    private static final ThreadGroup GROUP = new ThreadGroup(root(), "hadoop-shared-pools");
+
+    private SharedExecutors() {
+    }
+
+    /** Called once at slot start-up; pools of absent (hdfs) classes are skipped. */
+    static void adopt(ClassLoader shared) {
+        adopt(shared, "org.apache.hadoop.ipc.Client", "SEND_PARAMS_EXECUTOR", "IPC Parameter Sending Thread #");
+        adopt(shared, "org.apache.hadoop.metrics2.lib.MutableQuantiles", "scheduler", "MutableQuantiles-");
+        adopt(shared, "org.apache.hadoop.hdfs.FileInputStreamCache", "executor", "FileInputStreamCache Cleaner ");
+    }
+
+    private static void adopt(ClassLoader shared, String className, String field, String namePrefix) {
+        Class<?> owner;
+        try {
+            owner = Class.forName(className, true, shared);
+        } catch (ClassNotFoundException e) {
+            return;
+        }
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) Fields.getStatic(owner, field);
+        pool.setThreadFactory(factory(shared, namePrefix));
+    }
+
+    @SuppressWarnings("removal") // AccessController: on JDKs that still capture contexts in threads
+    private static ThreadFactory factory(ClassLoader shared, String namePrefix) {
+        AtomicInteger count = new AtomicInteger();
+        return work -> AccessController.doPrivileged((PrivilegedAction<Thread>) () -> {
+            Thread t = new Thread(GROUP, work, namePrefix + count.getAndIncrement());
+            t.setDaemon(true);
+            t.setContextClassLoader(shared);
+            return t;
+        });
+    }
+
+    private static ThreadGroup root() {
+        ThreadGroup g = Thread.currentThread().getThreadGroup();
+        while (g.getParent() != null) {
+            g = g.getParent();
+        }
+        return g;
+    }
+}

@@ -1,0 +1,100 @@
+package org.jvmreuse.hadoop.executor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The rewritten launch script, run by bash with a stand-in client that records its arguments. */
+class LaunchScriptRewriterTest {
+    @TempDir
+    Path dir;
+
+    private static final String TASK_COMMAND = "$JAVA_HOME/bin/java -Djava.net.preferIPv4Stack=true "
+            + "-Dhadoop.metrics.log.level=WARN  -Xmx200m -Djava.io.tmpdir=$PWD/tmp "
+            + "-Dlog4j.configuration=container-log4j.properties -Dyarn.app.container.log.dir=LOGDIR "
+            + "-Dyarn.app.container.log.filesize=0 -Dhadoop.root.logger=INFO,CLA "
+            + "org.apache.hadoop.mapred.YarnChild 127.0.0.1 41234 attempt_1_0001_m_000000_0 2 "
+            + "1>LOGDIR/stdout 2>LOGDIR/stderr ";
+
+    /** The shape ContainerLaunch (Hadoop 2.2.0) writes for a task container. */
+    private String stockScript(String command) {
+        return "#!/bin/bash\n\n"
+                + "export CLASSPATH=\"$PWD:job.jar/job.jar:job.jar/classes/:job.jar/lib/*:$PWD/*:/opt/hadoop/lib/*\"\n"
+                + "export JAVA_HOME=\"" + dir.resolve("jdk") + "\"\n"
+                + "export JVM_PID=\"$$\"\n"
+                + "ln -sf \"/local/filecache/10/job.jar\" \"job.jar\"\n"
+                + "exec /bin/bash -c \"" + command.replace("LOGDIR", dir.resolve("logs").toString()) + "\"\n";
+    }
+
+    private PoolSettings settings(Path client) {
+        return new PoolSettings(dir.resolve("pool/pool.sock").toString(), client.toString(), 1500,
+                List.of("/opt/hadoop/lib/*"), "/opt/jvmreuse/hadoop-patch.jar");
+    }
+
+    @Test
+    void taskScriptRunsTheClientWithTheTaskArgumentsUnchanged() throws Exception {
+        Path client = dir.resolve("client");
+        Files.writeString(client, "#!/bin/bash\nprintf '%s\\n' \"$@\" > " + dir.resolve("args") + "\necho task-out\n");
+        assertTrue(client.toFile().setExecutable(true));
+        Files.createDirectories(dir.resolve("logs"));
+        Files.createDirectories(dir.resolve("work"));
+        Files.createFile(dir.resolve("work/decoy.jar")); // a glob that must not expand
+
+        String rewritten = new LaunchScriptRewriter(settings(client)).rewrite(stockScript(TASK_COMMAND));
+        assertNotNull(rewritten);
+        assertTrue(rewritten.startsWith(stockScript(TASK_COMMAND).substring(0, stockScript(TASK_COMMAND).indexOf("exec "))),
+                "everything before the last line stays as it was");
+        Path script = dir.resolve("launch_container.sh");
+        Files.writeString(script, rewritten);
+        Process p = new ProcessBuilder("bash", script.toString()).directory(dir.resolve("work").toFile()).start();
+        assertEquals(0, p.waitFor());
+
+        String work = dir.resolve("work").toRealPath().toString();
+        List<String> expected = List.of("--socket=" + dir.resolve("pool/pool.sock"), "run", "--wait-ms=1500",
+                "--shared-cp=/opt/hadoop/lib/*:/opt/jvmreuse/hadoop-patch.jar",
+                "-cp", work + ":job.jar/job.jar:job.jar/classes/:job.jar/lib/*:" + work + "/*:/opt/hadoop/lib/*"
+                        + ":/opt/jvmreuse/hadoop-patch.jar",
+                "-Djava.net.preferIPv4Stack=true", "-Dhadoop.metrics.log.level=WARN", "-Xmx200m",
+                "-Djava.io.tmpdir=" + work + "/tmp", "-Dlog4j.configuration=container-log4j.properties",
+                "-Dyarn.app.container.log.dir=" + dir.resolve("logs"), "-Dyarn.app.container.log.filesize=0",
+                "-Dhadoop.root.logger=INFO,CLA", "org.apache.hadoop.mapred.YarnChild", "127.0.0.1", "41234",
+                "attempt_1_0001_m_000000_0", "2");
+        assertEquals(expected, Files.readAllLines(dir.resolve("args")));
+        assertEquals("task-out\n", Files.readString(dir.resolve("logs/stdout")), "stdout still goes to the container log");
+    }
+
+    @Test
+    void applicationMasterScriptIsLeftAlone() {
+        String am = TASK_COMMAND.replace("org.apache.hadoop.mapred.YarnChild 127.0.0.1 41234 attempt_1_0001_m_000000_0 2",
+                "org.apache.hadoop.mapreduce.v2.app.MRAppMaster");
+        assertNull(new LaunchScriptRewriter(settings(Path.of("/bin/true"))).rewrite(stockScript(am)));
+    }
+
+    @Test
+    void unknownShapesAreLeftAlone() {
+        LaunchScriptRewriter rewriter = new LaunchScriptRewriter(settings(Path.of("/bin/true")));
+        assertNull(rewriter.rewrite("#!/bin/bash\nexec /bin/bash -c \"/usr/bin/java org.apache.hadoop.mapred.YarnChild a\"\n"),
+                "java not from $JAVA_HOME");
+        assertNull(rewriter.rewrite(stockScript(TASK_COMMAND) + stockScript(TASK_COMMAND).lines()
+                .filter(l -> l.startsWith("exec")).findFirst().orElseThrow() + "\n"), "two launches");
+    }
+
+    @Test
+    void settingsRefuseWhatTheScriptCannotQuoteOrRun() {
+        assertNotNull(new PoolSettings("", "/bin/true", 0, List.of(), "/x.jar").disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/p.sock", new File(dir.toFile(), "missing").toString(), 0, List.of(),
+                "/x.jar").disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/it's.sock", "/bin/true", 0, List.of(), "/x.jar").disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, List.of("/opt/$X/*"), "/x.jar").disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, List.of(), null).disabledBecause);
+        assertNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, List.of("/opt/lib/*"), "/x.jar").disabledBecause);
+    }
+}

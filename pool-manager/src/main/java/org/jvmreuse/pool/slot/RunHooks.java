@@ -1,0 +1,110 @@
+package org.jvmreuse.pool.slot;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * Resets that a shared library brings for its own statics, found through the resource
+ * {@value #RESOURCE} of its shared loader: one class name per line, each class with
+ * {@code public static void beforeRun(BiConsumer<String,String> setenv)} and
+ * {@code public static void afterRun(boolean exitHooks)}. Only JDK types cross between pool and
+ * library, so the library needs no pool classes. The classes are initialised when the shared
+ * loader is created, outside any run, so what their initialisers register belongs to the slot.
+ */
+final class RunHooks {
+    static final String RESOURCE = "META-INF/jvmreuse/run-hooks";
+    static final RunHooks NONE = new RunHooks(List.of(), List.of());
+
+    private final List<Method> before;
+    private final List<Method> after;
+
+    private RunHooks(List<Method> before, List<Method> after) {
+        this.before = before;
+        this.after = after;
+    }
+
+    /** The hooks a shared loader declares; a declared class that is not usable is an error. */
+    static RunHooks of(ClassLoader shared) throws IOException {
+        List<Method> before = new ArrayList<>();
+        List<Method> after = new ArrayList<>();
+        for (URL list : Collections.list(shared.getResources(RESOURCE))) {
+            for (String name : classNames(list)) {
+                Class<?> hooks;
+                try {
+                    hooks = Class.forName(name, true, shared);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    throw new IOException("run hook class " + name + " (listed in " + list + ") cannot be loaded: " + e, e);
+                }
+                before.add(staticMethod(hooks, "beforeRun", BiConsumer.class));
+                after.add(staticMethod(hooks, "afterRun", boolean.class));
+            }
+        }
+        return before.isEmpty() ? NONE : new RunHooks(List.copyOf(before), List.copyOf(after));
+    }
+
+    private static List<String> classNames(URL list) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(list.openStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                String name = line.replaceFirst("#.*", "").strip();
+                if (!name.isEmpty()) {
+                    names.add(name);
+                }
+            }
+        }
+        return names;
+    }
+
+    private static Method staticMethod(Class<?> hooks, String name, Class<?> parameter) throws IOException {
+        try {
+            Method m = hooks.getMethod(name, parameter);
+            if (Modifier.isStatic(m.getModifiers())) {
+                return m;
+            }
+        } catch (NoSuchMethodException e) {
+            // reported below
+        }
+        throw new IOException("run hook class " + hooks.getName() + " lacks public static void " + name
+                + "(" + parameter.getSimpleName() + ")");
+    }
+
+    /** Before the program starts, with the run's environment, properties and directory in place. */
+    void beforeRun(ClassLoader runLoader, BiConsumer<String, String> setenv) {
+        for (Method m : before) {
+            call(m, runLoader, setenv);
+        }
+    }
+
+    /** After the run's hooks and threads have ended, before the slot restores its own state. */
+    void afterRun(ClassLoader runLoader, boolean exitHooks) {
+        for (Method m : after) {
+            call(m, runLoader, exitHooks);
+        }
+    }
+
+    private static void call(Method m, ClassLoader runLoader, Object argument) {
+        Thread self = Thread.currentThread();
+        ClassLoader previous = self.getContextClassLoader();
+        self.setContextClassLoader(runLoader);
+        try {
+            m.invoke(null, argument);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException(m.getDeclaringClass().getName() + "." + m.getName() + " failed: "
+                    + e.getCause(), e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot call " + m, e);
+        } finally {
+            self.setContextClassLoader(previous);
+        }
+    }
+}

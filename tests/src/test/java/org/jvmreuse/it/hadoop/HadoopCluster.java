@@ -1,0 +1,164 @@
+package org.jvmreuse.it.hadoop;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jvmreuse.it.Pool;
+import org.jvmreuse.it.Pool.Result;
+
+/**
+ * A real one-machine Hadoop cluster for a test (ResourceManager, JobHistoryServer, NodeManagers
+ * and, in pool mode, one pool under mpirun per NodeManager), brought up and torn down with
+ * job-scripts/bin/jvmreuse-cluster; jobs are submitted with the cluster's own client wrappers.
+ */
+public final class HadoopCluster implements AutoCloseable {
+    public static final Path LIB = Pool.REPO.resolve("hadoop-patch/target/hadoop/lib");
+    public static final Path EXAMPLES = LIB.resolve("hadoop-mapreduce-examples-2.2.0.jar");
+    static final Path RUNNER = Pool.REPO.resolve("job-scripts/bin/jvmreuse-cluster");
+    /** Job options that send a job's tasks down the stock path on a pool cluster. */
+    public static final List<String> STOCK = List.of("-Dmapreduce.map.env=JVMREUSE_POOL=off",
+            "-Dmapreduce.reduce.env=JVMREUSE_POOL=off");
+    /**
+     * The same settings with the pool left on. Every task writes its job configuration to its
+     * directory (counted in FILE_BYTES_WRITTEN), so a comparison with a stock run must carry
+     * settings of the same size.
+     */
+    public static final List<String> POOLED = List.of("-Dmapreduce.map.env=JVMREUSE_POOL=on",
+            "-Dmapreduce.reduce.env=JVMREUSE_POOL=on");
+    private static final Pattern COMPLETED = Pattern.compile("runs: completed (\\d+)");
+
+    public final Path dir;
+    public final int nodeManagers;
+
+    private HadoopCluster(Path dir, int nodeManagers) {
+        this.dir = dir;
+        this.nodeManagers = nodeManagers;
+    }
+
+    /** Starts a cluster of {@code nodeManagers} NodeManagers; {@code options} go to jvmreuse-cluster start. */
+    public static HadoopCluster start(int nodeManagers, String... options) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "jrt-hadoop-");
+        List<String> command = new ArrayList<>(List.of(RUNNER.toString(), "start", "--dir", dir.toString(),
+                "--nodemanagers", Integer.toString(nodeManagers)));
+        command.addAll(Arrays.asList(options));
+        HadoopCluster cluster = new HadoopCluster(dir, nodeManagers);
+        // One run of each warm-up per slot: the tests check behaviour, not speed.
+        Result started = Pool.exec(command, Map.of("JVMREUSE_WARMUP_MAIN_RUNS", "1", "JVMREUSE_WARMUP_RUNS", "5"),
+                null, 300);
+        if (started.code() != 0) {
+            cluster.close();
+            throw new IllegalStateException("cluster did not start: " + started);
+        }
+        return cluster;
+    }
+
+    /** The cluster's {@code hadoop} command (bin/hadoop in the cluster dir). */
+    public Result hadoop(List<String> args, long timeoutSeconds) throws Exception {
+        return tool("hadoop", args, timeoutSeconds);
+    }
+
+    public Result yarn(String... args) throws Exception {
+        return tool("yarn", List.of(args), 120);
+    }
+
+    private Result tool(String name, List<String> args, long timeoutSeconds) throws Exception {
+        List<String> command = new ArrayList<>(List.of(dir.resolve("bin/" + name).toString()));
+        command.addAll(args);
+        return Pool.exec(command, Map.of(), null, timeoutSeconds);
+    }
+
+    /** {@code hadoop jar JAR args...}, failing the test if the client cannot finish in time. */
+    public Job job(Path jar, List<String> args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("jar", jar.toString()));
+        all.addAll(args);
+        return new Job(hadoop(all, 600));
+    }
+
+    /** The examples jar's program {@code name} with generic options first, then its arguments. */
+    public Job example(String name, List<String> options, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of(name));
+        all.addAll(options);
+        all.addAll(Arrays.asList(args));
+        return job(EXAMPLES, all);
+    }
+
+    /** The pool socket of NodeManager {@code nodeManager} (numbered from 1). */
+    public Path socket(int nodeManager) {
+        return dir.resolve("pool" + nodeManager + "/pool.sock");
+    }
+
+    public String poolStatus(int nodeManager) throws Exception {
+        Result r = Pool.exec(List.of(Pool.CLIENT.toString(), "--socket", socket(nodeManager).toString(), "status"),
+                Map.of(), null, 30);
+        if (r.code() != 0) {
+            throw new IllegalStateException("pool " + nodeManager + " status failed: " + r);
+        }
+        return r.out();
+    }
+
+    /** Runs completed by all the cluster's pools. */
+    public long pooledRuns() throws Exception {
+        long runs = 0;
+        for (int i = 1; i <= nodeManagers; i++) {
+            Matcher m = COMPLETED.matcher(poolStatus(i));
+            if (!m.find()) {
+                throw new IllegalStateException("no run count in pool " + i + " status");
+            }
+            runs += Long.parseLong(m.group(1));
+        }
+        return runs;
+    }
+
+    /** A fresh directory in the cluster's shared file system (file://). */
+    public Path newDir(String name) throws IOException {
+        return Files.createDirectories(dir.resolve("data").resolve(name));
+    }
+
+    public long mpirunPid(int nodeManager) throws IOException {
+        return Long.parseLong(Files.readString(socket(nodeManager).resolveSibling("pool.pid")).trim());
+    }
+
+    public Result stopPool(int nodeManager) throws Exception {
+        return Pool.exec(List.of(Pool.REPO.resolve("job-scripts/bin/jvmreuse-pool").toString(), "stop",
+                "--socket", socket(nodeManager).toString()), Map.of(), null, 120);
+    }
+
+    @Override
+    public void close() throws Exception {
+        Result stopped = Pool.exec(List.of(RUNNER.toString(), "stop", "--dir", dir.toString()), Map.of(), null, 180);
+        if (stopped.code() != 0) {
+            throw new IllegalStateException("cluster did not stop cleanly: " + stopped);
+        }
+        List<Long> left = processesUnder(dir);
+        if (!left.isEmpty()) {
+            throw new IllegalStateException("processes left after stop: " + left);
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
+    /** Live processes whose command line mentions {@code dir}. */
+    static List<Long> processesUnder(Path dir) {
+        List<Long> found = new ArrayList<>();
+        ProcessHandle.allProcesses().forEach(p -> {
+            if (p.pid() != ProcessHandle.current().pid() && Pool.running(p.pid())) {
+                try {
+                    String cmdline = Files.readString(Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
+                    if (cmdline.contains(dir.toString())) {
+                        found.add(p.pid());
+                    }
+                } catch (IOException gone) {
+                    // exited meanwhile
+                }
+            }
+        });
+        return found;
+    }
+}

@@ -1,0 +1,98 @@
+package org.jvmreuse.it.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two jobs in a row on the same slots, from two job jars that define the same class with
+ * different behaviour: each task sees its own jar's class, fresh statics, only its own job's
+ * tokens, environment, system properties and configuration, and the JVM_PID of the JVM it runs in.
+ */
+class IsolationBetweenJobsTest {
+    private static HadoopCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        // One NodeManager with one slot: every task of both jobs goes through the same JVM.
+        cluster = HadoopCluster.start(1, "--pool", "--slots", "1");
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private List<Map<String, String>> probe(String marker, String tag, Path input) throws Exception {
+        Path jar = JobJars.withMarker(cluster.dir, marker);
+        Path out = cluster.dir.resolve("data/probe-" + marker);
+        List<String> args = new ArrayList<>(JobJars.main("ProbeJob"));
+        args.addAll(List.of("-Dmapreduce.map.env=JVMREUSE_TEST_LEAK=" + tag,
+                "-Dmapreduce.map.java.opts=-Xmx200m -Djvmreuse.test.leak=" + tag, "-Djvmreuse.test.job=" + tag,
+                input.toString(), out.toString()));
+        long before = cluster.pooledRuns();
+        Job job = cluster.job(jar, args);
+        assertTrue(job.succeeded(), "probe job " + marker + " failed:\n" + job);
+        assertEquals(3, cluster.pooledRuns() - before, "all three tasks of " + marker + " ran in the slot");
+        List<Map<String, String>> lines = new ArrayList<>();
+        try (Stream<Path> parts = Files.list(out)) {
+            for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                for (String line : Files.readAllLines(part)) {
+                    Map<String, String> facts = new HashMap<>();
+                    String[] fields = line.split("\t");
+                    facts.put("attempt", fields[0]);
+                    for (int i = 1; i < fields.length; i++) {
+                        int eq = fields[i].indexOf('=');
+                        facts.put(fields[i].substring(0, eq), fields[i].substring(eq + 1));
+                    }
+                    lines.add(facts);
+                }
+            }
+        }
+        assertEquals(3, lines.size(), "one line per task: " + lines);
+        return lines;
+    }
+
+    @Test
+    void eachJobSeesOnlyItsOwnClassesStaticsTokensEnvironmentAndConfiguration() throws Exception {
+        Path input = JobJars.lines(cluster.dir.resolve("data"), "probe-in", 3);
+        List<Map<String, String>> first = probe("first", "job-one", input);
+        List<Map<String, String>> second = probe("second", "job-two", input);
+        List<String> containers = new ArrayList<>();
+        for (List<Map<String, String>> job : List.of(first, second)) {
+            boolean isFirst = job == first;
+            String tag = isFirst ? "job-one" : "job-two";
+            for (Map<String, String> task : job) {
+                String what = tag + " " + task.get("attempt") + ": " + task;
+                assertEquals(isFirst ? "first" : "second", task.get("marker"), what);
+                assertEquals("0", task.get("staticCallsBefore"), "statics start fresh: " + what);
+                assertEquals(tag, task.get("leakProperty"), "only its own -D: " + what);
+                assertEquals(tag, task.get("leakEnv"), "only its own environment: " + what);
+                assertEquals("null", task.get("leakConf"), "no configuration left by a task before: " + what);
+                assertEquals(tag, task.get("jobConf"), what);
+                assertEquals("true", task.get("jvmPidMatches"), "JVM_PID is the JVM running the task: " + what);
+                String jobId = task.get("attempt").replaceFirst("^attempt_(\\d+_\\d+)_.*", "job_$1");
+                assertEquals("mapreduce.job(" + jobId + ")", task.get("tokens"), "its own job's token, no other: " + what);
+                assertTrue(task.get("container").startsWith("container_"), what);
+                assertTrue(task.get("cwd").endsWith(task.get("container")), "runs in its container dir: " + what);
+                assertEquals(task.get("cwd") + "/tmp", task.get("tmpdir"), what);
+                containers.add(task.get("container"));
+            }
+        }
+        assertEquals(containers.size(), containers.stream().distinct().count(), "each task its own container");
+        assertFalse(first.get(0).get("attempt").split("_")[2].equals(second.get(0).get("attempt").split("_")[2]));
+    }
+}

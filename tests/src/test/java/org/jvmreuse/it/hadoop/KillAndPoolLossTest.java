@@ -1,0 +1,111 @@
+package org.jvmreuse.it.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * YARN's kill reaches a task in its slot and the slot serves again afterwards; a pool that stops
+ * in the middle of a job leaves the job to finish down the stock path.
+ */
+class KillAndPoolLossTest {
+    private static final Pattern APP = Pattern.compile("Submitted application (application_\\d+_\\d+)");
+    private HadoopCluster cluster;
+    private Path jar;
+
+    @BeforeEach
+    void startCluster() throws Exception {
+        cluster = HadoopCluster.start(1, "--pool", "--slots", "2");
+        jar = JobJars.withMarker(cluster.dir, "sleep");
+    }
+
+    @AfterEach
+    void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** Starts a SleepJob client in the background; its output goes to {@code log}. */
+    private Process sleepJob(int maps, long sleepMillis, String out, Path log) throws Exception {
+        Path input = JobJars.lines(cluster.dir.resolve("data"), out + "-in", maps);
+        List<String> command = new ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar", jar.toString()));
+        command.addAll(JobJars.main("SleepJob"));
+        command.addAll(List.of("-Dsleep.ms=" + sleepMillis, input.toString(), cluster.dir.resolve("data/" + out).toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static void await(String what, long timeoutMillis, Check check) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (!check.ok()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    interface Check {
+        boolean ok() throws Exception;
+    }
+
+    @Test
+    void yarnKillStopsTheTaskInItsSlotAndTheSlotIsReused() throws Exception {
+        Path log = cluster.dir.resolve("sleep-client.log");
+        Process client = sleepJob(2, 600_000, "sleep-killed", log);
+        try {
+            await("both tasks run in slots", 120_000, () -> cluster.poolStatus(1).contains("busy 2"));
+            Matcher m = APP.matcher(Files.readString(log));
+            assertTrue(m.find(), "no application id in:\n" + Files.readString(log));
+            var killed = cluster.yarn("application", "-kill", m.group(1));
+            assertEquals(0, killed.code(), "yarn application -kill failed: " + killed);
+            await("the slots are free again", 30_000, () -> cluster.poolStatus(1).contains("busy 0"));
+            assertTrue(client.waitFor(120, TimeUnit.SECONDS), "the job client did not end");
+            assertNotEquals(0, client.exitValue(), "a killed job must not report success:\n" + Files.readString(log));
+        } finally {
+            client.destroyForcibly();
+        }
+        String status = cluster.poolStatus(1);
+        assertTrue(status.contains("retired 0"), status);
+        long before = cluster.pooledRuns();
+        Process next = sleepJob(2, 10, "sleep-after-kill", cluster.dir.resolve("after.log"));
+        assertTrue(next.waitFor(180, TimeUnit.SECONDS), "the next job did not finish");
+        assertEquals(0, next.exitValue(), Files.readString(cluster.dir.resolve("after.log")));
+        assertEquals(2, cluster.pooledRuns() - before, "the next job's tasks ran in the same slots");
+    }
+
+    @Test
+    void aPoolStoppedMidJobLeavesTheRestToTheStockPath() throws Exception {
+        int maps = 10;
+        Path log = cluster.dir.resolve("sleep-client.log");
+        Process client = sleepJob(maps, 1500, "sleep-pool-lost", log);
+        try {
+            await("two tasks ran in the pool", 180_000, () -> cluster.pooledRuns() >= 2);
+            var stopped = cluster.stopPool(1);
+            assertEquals(0, stopped.code(), "pool stop failed: " + stopped);
+            assertTrue(client.waitFor(300, TimeUnit.SECONDS), "the job did not finish without its pool");
+            assertEquals(0, client.exitValue(), "the job failed after its pool stopped:\n" + Files.readString(log));
+        } finally {
+            client.destroyForcibly();
+        }
+        List<String> lines = new ArrayList<>();
+        try (Stream<Path> parts = Files.list(cluster.dir.resolve("data/sleep-pool-lost"))) {
+            for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+                lines.addAll(Files.readAllLines(part));
+            }
+        }
+        assertEquals(maps, lines.size(), "every map wrote its line: " + lines);
+    }
+}

@@ -1,0 +1,103 @@
+package org.jvmreuse.it.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jvmreuse.it.Pool;
+import org.junit.jupiter.api.Test;
+
+/**
+ * 300 Hadoop tasks through one pool of two slots (four wordcount jobs of 75 maps, the job jar
+ * reloaded for every task): each slot's loaded classes, Metaspace, threads and open files after
+ * the last job are within 10% of what they were after the first (the warm-up), measured from
+ * outside with jcmd after a full GC.
+ */
+class SlotResourcesTest {
+    private static final int JOBS = 4;
+    private static final int MAPS = 75;
+
+    @Test
+    void threeHundredTasksLeaveEverySlotFlat() throws Exception {
+        try (HadoopCluster cluster = HadoopCluster.start(1, "--pool", "--slots", "2")) {
+            Path input = cluster.newDir("many");
+            for (int i = 0; i < MAPS; i++) {
+                Files.writeString(input.resolve("f" + i + ".txt"), "alpha beta gamma " + i + "\n");
+            }
+            Map<Long, Map<String, Long>> afterWarmUp = null;
+            long before = cluster.pooledRuns();
+            for (int job = 0; job < JOBS; job++) {
+                Job wc = cluster.example("wordcount", List.of(), input.toString(),
+                        cluster.dir.resolve("data/wc-" + job).toString());
+                assertTrue(wc.succeeded(), "job " + job + ":\n" + wc);
+                if (job == 0) {
+                    afterWarmUp = measureSlots(cluster);
+                }
+            }
+            assertEquals(JOBS * (MAPS + 1), cluster.pooledRuns() - before, "every task ran in the pool");
+            Map<Long, Map<String, Long>> atEnd = measureSlots(cluster);
+            assertEquals(afterWarmUp.keySet(), atEnd.keySet(), "the same slot JVMs served throughout");
+            for (long pid : atEnd.keySet()) {
+                for (String measure : List.of("classes", "metaspace", "threads", "fds")) {
+                    long start = afterWarmUp.get(pid).get(measure);
+                    long end = atEnd.get(pid).get(measure);
+                    assertTrue(end <= start * 1.10, "slot pid " + pid + ": " + measure + " grew from " + start
+                            + " after the first job to " + end + " after " + JOBS * (MAPS + 1) + " tasks; all: "
+                            + afterWarmUp + " -> " + atEnd);
+                }
+            }
+        }
+    }
+
+    /** Loaded classes, Metaspace used, live threads and open fds of each slot JVM (not the manager). */
+    private static Map<Long, Map<String, Long>> measureSlots(HadoopCluster cluster) throws Exception {
+        Map<Long, Map<String, Long>> slots = new TreeMap<>();
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        for (long pid : slotPids(cluster.mpirunPid(1))) {
+            Pool.exec(List.of(jcmd, Long.toString(pid), "GC.run"), Map.of(), null, 60);
+            Pool.Result perf = Pool.exec(List.of(jcmd, Long.toString(pid), "PerfCounter.print"), Map.of(), null, 60);
+            assertEquals(0, perf.code(), "jcmd failed: " + perf);
+            Map<String, Long> counters = new HashMap<>();
+            for (String line : perf.out().split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq > 0 && line.substring(eq + 1).matches("\\d+")) {
+                    counters.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)));
+                }
+            }
+            Map<String, Long> m = new HashMap<>();
+            m.put("classes", counters.get("java.cls.loadedClasses") + counters.get("java.cls.sharedLoadedClasses")
+                    - counters.get("java.cls.unloadedClasses") - counters.get("java.cls.sharedUnloadedClasses"));
+            m.put("metaspace", counters.get("sun.gc.metaspace.used"));
+            m.put("threads", counters.get("java.threads.live"));
+            try (var fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+                m.put("fds", fds.count());
+            }
+            slots.put(pid, m);
+        }
+        assertEquals(2, slots.size(), "two slot JVMs: " + slots);
+        return slots;
+    }
+
+    /** The pool's JVMs under mpirun, without its manager (MPI rank 0). */
+    private static List<Long> slotPids(long mpirun) throws IOException {
+        List<Long> pids = new ArrayList<>();
+        for (ProcessHandle p : ProcessHandle.of(mpirun).orElseThrow().descendants().toList()) {
+            String exe = p.info().command().orElse("");
+            if (!exe.endsWith("/java") || !Pool.running(p.pid())) {
+                continue;
+            }
+            String env = Files.readString(Path.of("/proc/" + p.pid() + "/environ")).replace('\0', '\n');
+            if (!env.contains("\nOMPI_COMM_WORLD_RANK=0\n")) {
+                pids.add(p.pid());
+            }
+        }
+        return pids;
+    }
+}

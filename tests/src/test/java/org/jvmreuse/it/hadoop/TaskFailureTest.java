@@ -1,0 +1,90 @@
+package org.jvmreuse.it.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A task that fails in a slot (exception, System.exit(1), Runtime.halt, OutOfMemoryError) is
+ * retried by YARN as usual and the job ends as it does on the stock path; the slots stay healthy
+ * and serve the next job.
+ */
+class TaskFailureTest {
+    private static HadoopCluster cluster;
+    private static Path jar;
+    private static Path input;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = HadoopCluster.start(1, "--pool", "--slots", "2");
+        jar = JobJars.withMarker(cluster.dir, "flaky");
+        input = JobJars.lines(cluster.dir.resolve("data"), "flaky-in", 2);
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private Job run(String mode, boolean always, boolean stock, String out) throws Exception {
+        List<String> args = new ArrayList<>(JobJars.main("FlakyJob"));
+        args.addAll(List.of("-Dflaky.mode=" + mode, "-Dflaky.always=" + always, "-Dmapreduce.map.maxattempts=2"));
+        if (stock) {
+            args.addAll(HadoopCluster.STOCK);
+        }
+        args.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
+        return cluster.job(jar, args);
+    }
+
+    private static String output(Path dir) throws Exception {
+        StringBuilder all = new StringBuilder();
+        try (Stream<Path> parts = Files.list(dir)) {
+            for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                all.append(Files.readString(part));
+            }
+        }
+        return all.toString();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"exception", "exit", "halt", "oom"})
+    void aFailedFirstAttemptIsRetriedAndTheJobSucceedsAsOnTheStockPath(String mode) throws Exception {
+        long before = cluster.pooledRuns();
+        Job pooled = run(mode, false, false, mode + "-pool");
+        assertTrue(pooled.succeeded(), mode + ": pooled job failed:\n" + pooled);
+        assertEquals(3, cluster.pooledRuns() - before, "two tasks plus one retry ran in the pool");
+        assertEquals(1L, pooled.counters().get("Job Counters/Failed map tasks"), "one failed attempt: " + pooled.counters());
+        Job stock = run(mode, false, true, mode + "-stock");
+        assertTrue(stock.succeeded(), mode + ": stock job failed:\n" + stock);
+        assertEquals(output(cluster.dir.resolve("data/" + mode + "-stock")), output(cluster.dir.resolve("data/" + mode + "-pool")));
+        assertHealthySlots();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"exception", "exit"})
+    void aTaskThatAlwaysFailsFailsTheJobAsOnTheStockPath(String mode) throws Exception {
+        Job pooled = run(mode, true, false, mode + "-always-pool");
+        Job stock = run(mode, true, true, mode + "-always-stock");
+        assertFalse(stock.succeeded(), "the stock job should fail:\n" + stock);
+        assertFalse(pooled.succeeded(), "the pooled job should fail:\n" + pooled);
+        assertTrue(pooled.result().err().contains("Task failed task_"), pooled.toString());
+        assertHealthySlots();
+    }
+
+    private static void assertHealthySlots() throws Exception {
+        String status = cluster.poolStatus(1);
+        assertTrue(status.contains("slots: 2 (free 2, busy 0, starting 0, retired 0)"), "slots after the job:\n" + status);
+    }
+}

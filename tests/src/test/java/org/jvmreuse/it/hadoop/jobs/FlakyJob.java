@@ -1,0 +1,66 @@
+package org.jvmreuse.it.hadoop.jobs;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.NLineInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * A map-only job whose task 0 fails on its first attempt (or on every attempt with
+ * {@code flaky.always=true}) in the way {@code flaky.mode} names: exception, exit (System.exit(1)),
+ * oom (an OutOfMemoryError), halt (Runtime.halt(7)). Other tasks copy their input line.
+ */
+public class FlakyJob extends Configured implements Tool {
+    public static class FlakyMapper extends Mapper<LongWritable, Text, Text, Text> {
+        @Override
+        protected void map(LongWritable key, Text value, Context context) throws IOException, InterruptedException {
+            boolean firstTask = context.getTaskAttemptID().getTaskID().getId() == 0;
+            boolean firstAttempt = context.getTaskAttemptID().getId() == 0;
+            if (firstTask && (firstAttempt || context.getConfiguration().getBoolean("flaky.always", false))) {
+                fail(context.getConfiguration().get("flaky.mode", "exception"));
+            }
+            context.write(value, new Text("ok"));
+        }
+
+        @SuppressWarnings("unused")
+        private static void fail(String mode) {
+            switch (mode) {
+                case "exit" -> System.exit(1);
+                case "halt" -> Runtime.getRuntime().halt(7);
+                case "oom" -> {
+                    long[][] hog = new long[1 << 20][];
+                    for (int i = 0; i < hog.length; i++) {
+                        hog[i] = new long[1 << 20]; // 8 MB each, until the heap is full
+                    }
+                }
+                default -> throw new IllegalStateException("flaky task fails on purpose");
+            }
+        }
+    }
+
+    @Override
+    public int run(String[] args) throws Exception {
+        Job job = Job.getInstance(getConf(), "flaky-" + getConf().get("flaky.mode", "exception"));
+        job.setJarByClass(FlakyJob.class);
+        job.setMapperClass(FlakyMapper.class);
+        job.setNumReduceTasks(0);
+        job.setInputFormatClass(NLineInputFormat.class);
+        job.setOutputKeyClass(Text.class);
+        job.setOutputValueClass(Text.class);
+        FileInputFormat.addInputPath(job, new Path(args[0]));
+        FileOutputFormat.setOutputPath(job, new Path(args[1]));
+        return job.waitForCompletion(true) ? 0 : 1;
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(ToolRunner.run(new FlakyJob(), args));
+    }
+}
