@@ -60,14 +60,14 @@ class ExampleJobsTest {
         }
     }
 
-    /** Runs the example twice, pooled then stock, into out-pool and out-stock; checks where tasks ran. */
+    /** Runs the example twice, pooled then stock, into NAME-slots and NAME-stock; checks where tasks ran. */
     private static Job[] both(String name, List<String> options, String... argsWithOut) throws Exception {
         Job[] jobs = new Job[2];
         for (int side = 0; side < 2; side++) {
             boolean pooled = side == 0;
             String[] args = argsWithOut.clone();
             for (int i = 0; i < args.length; i++) {
-                args[i] = args[i].replace("@OUT@", pooled ? "pool" : "stock");
+                args[i] = args[i].replace("@OUT@", pooled ? "slots" : "stock"); // same length: equal job.xml sizes
             }
             List<String> all = new ArrayList<>(options);
             all.addAll(pooled ? HadoopCluster.POOLED : HadoopCluster.STOCK);
@@ -102,7 +102,7 @@ class ExampleJobsTest {
     }
 
     private static void assertSameOutput(String job) throws Exception {
-        Map<String, String> pool = outputFiles(out(job, "pool"));
+        Map<String, String> pool = outputFiles(out(job, "slots"));
         Map<String, String> stock = outputFiles(out(job, "stock"));
         assertTrue(pool.keySet().stream().anyMatch(n -> n.startsWith("part-")), job + ": no output files " + pool);
         assertEquals(stock, pool, job + ": output differs between stock and pool");
@@ -154,7 +154,7 @@ class ExampleJobsTest {
         both("teravalidate", List.of(), cluster.dir.resolve("data/terasort-@OUT@").toString(),
                 cluster.dir.resolve("data/teravalidate-@OUT@").toString());
         assertSameOutput("teravalidate");
-        String report = Files.readString(out("teravalidate", "pool").resolve("part-r-00000"));
+        String report = Files.readString(out("teravalidate", "slots").resolve("part-r-00000"));
         assertTrue(report.startsWith("checksum"), "teravalidate found problems: " + report);
     }
 
@@ -178,7 +178,7 @@ class ExampleJobsTest {
         // compare what they hold.
         both("sort", List.of("-Dmapreduce.job.reduces=2"), out("randomwriter", "stock").toString(),
                 cluster.dir.resolve("data/sort-@OUT@").toString());
-        assertEquals(sequenceFileText(out("sort", "stock")), sequenceFileText(out("sort", "pool")));
+        assertEquals(sequenceFileText(out("sort", "stock")), sequenceFileText(out("sort", "slots")));
     }
 
     private static String sequenceFileText(Path dir) throws Exception {

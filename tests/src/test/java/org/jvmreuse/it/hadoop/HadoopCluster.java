@@ -29,8 +29,8 @@ public final class HadoopCluster implements AutoCloseable {
      * directory (counted in FILE_BYTES_WRITTEN), so a comparison with a stock run must carry
      * settings of the same size.
      */
-    public static final List<String> POOLED = List.of("-Dmapreduce.map.env=JVMREUSE_POOL=on",
-            "-Dmapreduce.reduce.env=JVMREUSE_POOL=on");
+    public static final List<String> POOLED = List.of("-Dmapreduce.map.env=JVMREUSE_POOL=yes",
+            "-Dmapreduce.reduce.env=JVMREUSE_POOL=yes");
     private static final Pattern COMPLETED = Pattern.compile("runs: completed (\\d+)");
 
     public final Path dir;
@@ -43,14 +43,21 @@ public final class HadoopCluster implements AutoCloseable {
 
     /** Starts a cluster of {@code nodeManagers} NodeManagers; {@code options} go to jvmreuse-cluster start. */
     public static HadoopCluster start(int nodeManagers, String... options) throws Exception {
+        return start(Map.of(), nodeManagers, options);
+    }
+
+    /** As {@link #start(int, String...)}, with more environment for jvmreuse-cluster (and so the pools). */
+    public static HadoopCluster start(Map<String, String> env, int nodeManagers, String... options) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "jrt-hadoop-");
         List<String> command = new ArrayList<>(List.of(RUNNER.toString(), "start", "--dir", dir.toString(),
                 "--nodemanagers", Integer.toString(nodeManagers)));
         command.addAll(Arrays.asList(options));
         HadoopCluster cluster = new HadoopCluster(dir, nodeManagers);
         // One run of each warm-up per slot: the tests check behaviour, not speed.
-        Result started = Pool.exec(command, Map.of("JVMREUSE_WARMUP_MAIN_RUNS", "1", "JVMREUSE_WARMUP_RUNS", "5"),
-                null, 300);
+        Map<String, String> all = new java.util.HashMap<>(Map.of("JVMREUSE_WARMUP_MAIN_RUNS", "1",
+                "JVMREUSE_WARMUP_RUNS", "5"));
+        all.putAll(env);
+        Result started = Pool.exec(command, all, null, 300);
         if (started.code() != 0) {
             cluster.close();
             throw new IllegalStateException("cluster did not start: " + started);
