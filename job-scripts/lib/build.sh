@@ -20,7 +20,7 @@ _jvmreuse_build_outputs_present() {
 jvmreuse_build() {
     local repo=$1 stamp=$1/build/.built
     if [[ -f $stamp ]] && _jvmreuse_build_outputs_present "$repo" && [[ -z $(find "$repo" -path "$repo/build" -prune -o -path '*/target' -prune \
-        -o \( -name '*.java' -o -name '*.c' -o -name pom.xml -o -name Makefile \) -newer "$stamp" -print -quit) ]]; then
+        -o \( -path '*/src/*' -type f -o -name pom.xml \) -newer "$stamp" -print -quit) ]]; then
         return 0
     fi
     printf '[build] mvn package (first build downloads Maven dependencies)\n' >&2
