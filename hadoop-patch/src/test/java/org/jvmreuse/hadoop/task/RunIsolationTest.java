@@ -76,8 +76,9 @@ class RunIsolationTest {
         assertEquals(100, first[2], "map input records");
         assertEquals(3, first[3], "reduce output records");
         assertEquals(first[0], second[0], "file bytes read");
-        // LocalJobRunner's job ids hold a random number of varying length, which the files it writes repeat
-        assertEquals(first[1], second[1], first[1] / 100.0, "file bytes written");
+        // LocalJobRunner's job ids hold a random number of varying length, which the files it writes
+        // repeat (seen: 1% apart); counters carried over from the first job would double the second's.
+        assertEquals(first[1], second[1], first[1] / 10.0, "file bytes written");
         assertEquals(first[2], second[2], "map input records");
         assertEquals(first[3], second[3], "reduce output records");
     }
