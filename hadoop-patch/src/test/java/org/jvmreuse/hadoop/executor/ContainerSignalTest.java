@@ -24,10 +24,18 @@ class ContainerSignalTest {
             assertTrue(executor.signalContainer("user", pid, Signal.TERM));
             assertTrue(leader.waitFor(5, TimeUnit.SECONDS), "the container's leader ended");
             assertTrue(waitGone(child), "the container's child ended too");
-            assertFalse(executor.signalContainer("user", pid, Signal.TERM), "a gone container is reported as such");
         } finally {
             leader.destroyForcibly();
         }
+    }
+
+    @Test
+    void aContainerThatIsGoneIsReportedAsSuch() throws Exception {
+        Process gone = new ProcessBuilder("setsid", "true").start();
+        gone.waitFor(); // exited and reaped, with no child left in its group
+        PoolContainerExecutor executor = new PoolContainerExecutor();
+        assertFalse(executor.signalContainer("user", Long.toString(gone.pid()), Signal.TERM));
+        assertFalse(executor.signalContainer("user", Long.toString(gone.pid()), Signal.NULL));
     }
 
     @Test
