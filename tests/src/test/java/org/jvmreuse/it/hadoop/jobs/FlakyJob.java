@@ -2,14 +2,9 @@ package org.jvmreuse.it.hadoop.jobs;
 
 import java.io.IOException;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.NLineInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -48,16 +43,7 @@ public class FlakyJob extends Configured implements Tool {
 
     @Override
     public int run(String[] args) throws Exception {
-        Job job = Job.getInstance(getConf(), "flaky-" + getConf().get("flaky.mode", "exception"));
-        job.setJarByClass(FlakyJob.class);
-        job.setMapperClass(FlakyMapper.class);
-        job.setNumReduceTasks(0);
-        job.setInputFormatClass(NLineInputFormat.class);
-        job.setOutputKeyClass(Text.class);
-        job.setOutputValueClass(Text.class);
-        FileInputFormat.addInputPath(job, new Path(args[0]));
-        FileOutputFormat.setOutputPath(job, new Path(args[1]));
-        return job.waitForCompletion(true) ? 0 : 1;
+        return MapOnlyJob.run(getConf(), "flaky-" + getConf().get("flaky.mode", "exception"), FlakyJob.class, FlakyMapper.class, args);
     }
 
     public static void main(String[] args) throws Exception {

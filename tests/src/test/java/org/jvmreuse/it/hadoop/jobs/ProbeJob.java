@@ -4,14 +4,9 @@ import java.io.IOException;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.NLineInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.Tool;
@@ -60,16 +55,7 @@ public class ProbeJob extends Configured implements Tool {
 
     @Override
     public int run(String[] args) throws Exception {
-        Job job = Job.getInstance(getConf(), "probe");
-        job.setJarByClass(ProbeJob.class);
-        job.setMapperClass(ProbeMapper.class);
-        job.setNumReduceTasks(0);
-        job.setInputFormatClass(NLineInputFormat.class);
-        job.setOutputKeyClass(Text.class);
-        job.setOutputValueClass(Text.class);
-        FileInputFormat.addInputPath(job, new Path(args[0]));
-        FileOutputFormat.setOutputPath(job, new Path(args[1]));
-        return job.waitForCompletion(true) ? 0 : 1;
+        return MapOnlyJob.run(getConf(), "probe", ProbeJob.class, ProbeMapper.class, args);
     }
 
     public static void main(String[] args) throws Exception {
