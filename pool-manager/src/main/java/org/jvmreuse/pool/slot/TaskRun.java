@@ -336,9 +336,18 @@ final class TaskRun {
      * that run's classes alive for the slot's lifetime.
      */
     private static void releaseContextLoader(ClassLoader runLoader) {
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getContextClassLoader() == runLoader) {
-                t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] threads = new Thread[root.activeCount() + 16];
+        int n;
+        while ((n = root.enumerate(threads, true)) == threads.length) {
+            threads = new Thread[threads.length * 2];
+        }
+        for (int i = 0; i < n; i++) {
+            if (threads[i].getContextClassLoader() == runLoader) {
+                threads[i].setContextClassLoader(ClassLoader.getSystemClassLoader());
             }
         }
     }
