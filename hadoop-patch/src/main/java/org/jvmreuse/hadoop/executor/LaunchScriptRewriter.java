@@ -16,27 +16,26 @@ final class LaunchScriptRewriter {
     private static final Pattern JAVA_EXEC = Pattern.compile(
             "(?m)^exec /bin/bash -c \"\\$JAVA_HOME/bin/java (.* " + Pattern.quote(TASK_MAIN) + " .*)$");
 
-    private final PoolSettings settings;
+    /** The client invocation that replaces {@code $JAVA_HOME/bin/java}; fixed by the settings. */
+    private final String client;
 
     LaunchScriptRewriter(PoolSettings settings) {
-        this.settings = settings;
+        client = "'" + settings.client + "' --socket='" + settings.socket + "' run"
+                + " --wait-ms=" + settings.waitMillis
+                + " --shared-cp='" + String.join(":", settings.sharedClassPath) + "'"
+                // $CLASSPATH is expanded by the inner bash, inside double quotes: no globbing.
+                + " -cp \\\"\\$CLASSPATH:" + settings.patchJar + "\\\"";
     }
 
     /** The rewritten script, or null when it does not launch a MapReduce task. */
     String rewrite(String script) {
         Matcher m = JAVA_EXEC.matcher(script);
-        if (!m.find() || m.find()) {
-            return null; // not a task, or a script shape this does not know
+        if (!m.find()) {
+            return null; // not a task
         }
-        m.reset();
-        m.find();
-        String client = "'" + settings.client + "' --socket='" + settings.socket + "' run"
-                + " --wait-ms=" + settings.waitMillis
-                + " --shared-cp='" + String.join(":", settings.sharedClassPath) + "'"
-                // $CLASSPATH is expanded by the inner bash, inside double quotes: no globbing.
-                + " -cp \\\"\\$CLASSPATH:" + settings.patchJar + "\\\"";
-        return script.substring(0, m.start()) + "exec /bin/bash -c \"" + client + " " + m.group(1)
+        String rewritten = script.substring(0, m.start()) + "exec /bin/bash -c \"" + client + " " + m.group(1)
                 + script.substring(m.end());
+        return m.find() ? null : rewritten; // two launches: a script shape this does not know
     }
 
     /** Whether a path can go into the script between single quotes, inside double quotes. */
