@@ -1,9 +1,10 @@
 # shellcheck shell=bash source-path=SCRIPTDIR
 #
 # hadoop-cluster.sh -- a real one-machine Hadoop 2.2 cluster (ResourceManager, JobHistoryServer,
-# N NodeManagers, optionally HDFS and one JVM Reuse pool per NodeManager), run from the jars that
-# the build copies to hadoop-patch/target/hadoop/lib (no Hadoop tarball). Sourced by
-# bin/jvmreuse-cluster and by test scripts; the caller uses `set -euo pipefail`.
+# N NodeManagers, optionally HDFS and one JVM Reuse pool per NodeManager, all N pools ranks of ONE
+# mpirun, so that they share one MPI world, with the MPI shuffle's Shuffle Manager in each pool
+# manager), run from the jars that the build copies to hadoop-patch/target/hadoop/lib (no Hadoop
+# tarball). Sourced by bin/jvmreuse-cluster and by test scripts; the caller uses `set -euo pipefail`.
 #
 #   jvmreuse_cluster_init <repo> [start]   defaults; JVMREUSE_CLUSTER_DIR made absolute; with "start":
 #                                   checks settings and build, picks the JDK (JVMREUSE_CLUSTER_JAVA_HOME)
@@ -16,7 +17,8 @@
 # Layout of the cluster dir D (only these entries are (re)created by a start; other files stay):
 #   D/conf/           client, RM and JHS configuration (HADOOP_CONF_DIR for jobs)
 #   D/nm<i>/conf/     NodeManager i's configuration; D/nm<i>/local, D/nm<i>/logs: its local and log dirs
-#   D/pool<i>/        pool i's socket (pool.sock), pid file (pool.pid) and logs (pool mode)
+#   D/pool<i>/        pool i's socket (pool.sock) and logs (pool mode); pool i serves NodeManager i
+#   D/pools.pid       the PID of the one mpirun that runs all pools (pool mode); its output: D/logs/pools.log
 #   D/logs/<daemon>.log   stdout/stderr of each daemon; D/pids/<daemon>.pid its PID
 #   D/staging/        MapReduce staging dir and job history (on fs.defaultFS); D/app-logs: aggregated logs
 #   D/env.sh          `. D/env.sh` sets HADOOP_CONF_DIR, JAVA_HOME, PATH (D/bin), JVMREUSE_CLUSTER_DIR
@@ -27,7 +29,16 @@
 #   JVMREUSE_CLUSTER_DIR      the cluster dir D (default /tmp/jvmreuse-cluster-$EUID)
 #   JVMREUSE_NODEMANAGERS     NodeManagers to run (default 2)
 #   JVMREUSE_POOL             1: run containers in JVM Reuse pools (PoolContainerExecutor), one pool
-#                             per NodeManager; 0 (default): stock DefaultContainerExecutor
+#                             per NodeManager, all pools in one mpirun (pool.sh, JVMREUSE_POOLS=N);
+#                             0 (default): stock DefaultContainerExecutor. A pool that does not come
+#                             up is a loud warning: its NodeManager runs containers the stock way
+#   JVMREUSE_MPI_SHUFFLE      1 (default): in pool mode, each pool manager also runs the MPI shuffle's
+#                             Shuffle Manager (PoolMain --service org.jvmreuse.shuffle.server.ShuffleManager,
+#                             class path: the mpi-shuffle jar and Hadoop's jars, --service-opt
+#                             conf-dir=D/nm<i>/conf), and the mpi-shuffle jar (mpi-shuffle/target/
+#                             mpi-shuffle-*.jar, required) joins yarn.application.classpath, so reducers
+#                             (in slots or stock containers) can load org.jvmreuse.shuffle.reduce.MpiShuffle;
+#                             0 (--no-mpi-shuffle): neither. No effect without a pool
 #   JVMREUSE_SLOTS            slots per pool (default: the NM's container limit, nm-memory / task-memory)
 #   JVMREUSE_SLOT_HEAP        -Xmx of each pool JVM (default 512m)
 #   JVMREUSE_NM_MEMORY        yarn.nodemanager.resource.memory-mb per NodeManager (default 2048)
@@ -73,6 +84,7 @@ _jvmreuse_cluster_settings() {
     JVMREUSE_CLUSTER_DIR=${JVMREUSE_CLUSTER_DIR:-/tmp/jvmreuse-cluster-$EUID}
     JVMREUSE_NODEMANAGERS=${JVMREUSE_NODEMANAGERS:-2}
     JVMREUSE_POOL=${JVMREUSE_POOL:-0}
+    JVMREUSE_MPI_SHUFFLE=${JVMREUSE_MPI_SHUFFLE:-1}
     JVMREUSE_SLOT_HEAP=${JVMREUSE_SLOT_HEAP:-512m}
     JVMREUSE_NM_MEMORY=${JVMREUSE_NM_MEMORY:-2048}
     JVMREUSE_TASK_MEMORY=${JVMREUSE_TASK_MEMORY:-512}
@@ -92,6 +104,10 @@ _jvmreuse_cluster_validate() {
             return 1
         fi
     done
+    if [[ $JVMREUSE_MPI_SHUFFLE != [01] ]]; then
+        _jvmreuse_cluster_log "ERROR: JVMREUSE_MPI_SHUFFLE must be 0 or 1 (got '$JVMREUSE_MPI_SHUFFLE')"
+        return 1
+    fi
     if [[ -n ${JVMREUSE_SLOTS:-} && ! $JVMREUSE_SLOTS =~ ^[1-9][0-9]*$ ]]; then
         _jvmreuse_cluster_log "ERROR: JVMREUSE_SLOTS (--slots) must be a whole number >= 1 (got '$JVMREUSE_SLOTS')"
         return 1
@@ -150,6 +166,8 @@ jvmreuse_cluster_init() {
     JVMREUSE_HADOOP_LIB=$JVMREUSE_REPO/hadoop-patch/target/hadoop/lib
     JVMREUSE_PATCH_JAR=$(find "$JVMREUSE_REPO/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' \
         ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    JVMREUSE_MPI_SHUFFLE_JAR=$(find "$JVMREUSE_REPO/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' \
+        ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
     if [[ ${2:-} == start ]]; then
         _jvmreuse_cluster_validate || return 1
         mkdir -p "$JVMREUSE_CLUSTER_DIR" 2>/dev/null || true
@@ -160,7 +178,7 @@ jvmreuse_cluster_init() {
         _jvmreuse_cluster_log "ERROR: cannot create the cluster dir '$JVMREUSE_CLUSTER_DIR'"
         return 1
     fi
-    export JVMREUSE_REPO JVMREUSE_CLUSTER_DIR JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR
+    export JVMREUSE_REPO JVMREUSE_CLUSTER_DIR JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_MPI_SHUFFLE_JAR
     [[ ${2:-} == start ]] || return 0
     if [[ ! -f $JVMREUSE_HADOOP_LIB/hadoop-yarn-server-nodemanager-2.2.0.jar || ! -f $JVMREUSE_HADOOP_LIB/hadoop-mapreduce-client-hs-2.2.0.jar ]]; then
         _jvmreuse_cluster_log "ERROR: the Hadoop 2.2 jars are not in $JVMREUSE_HADOOP_LIB: run job-scripts/setup.sh" \
@@ -268,6 +286,21 @@ _jvmreuse_core_props() {
     JVMREUSE_PROPS=("fs.defaultFS=$fs" "hadoop.tmp.dir=$d/tmp/hadoop")
 }
 
+# Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1.
+_jvmreuse_cluster_mpi_shuffle() {
+    [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 ]]
+}
+
+# The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar
+# with the MPI shuffle (its reduce-side plug-in), comma-separated. The PoolContainerExecutor
+# shares these jars (plus its own) in the slots.
+_jvmreuse_cluster_app_jars() {
+    printf '%s' "$JVMREUSE_HADOOP_LIB/*"
+    if _jvmreuse_cluster_mpi_shuffle; then
+        printf ',%s' "$JVMREUSE_MPI_SHUFFLE_JAR"
+    fi
+}
+
 # The yarn-site.xml properties every daemon and client shares.
 _jvmreuse_yarn_props() {
     local d=$JVMREUSE_CLUSTER_DIR
@@ -287,7 +320,7 @@ _jvmreuse_yarn_props() {
         "yarn.nodemanager.vmem-check-enabled=false"
         "yarn.nodemanager.aux-services=mapreduce_shuffle"
         "yarn.nodemanager.aux-services.mapreduce_shuffle.class=org.apache.hadoop.mapred.ShuffleHandler"
-        "yarn.application.classpath=$d/conf,$JVMREUSE_HADOOP_LIB/*"
+        "yarn.application.classpath=$d/conf,$(_jvmreuse_cluster_app_jars)"
         "yarn.log-aggregation-enable=true"
         "yarn.nodemanager.remote-app-log-dir=$d/app-logs"
     )
@@ -412,6 +445,7 @@ _jvmreuse_cluster_write_env_file() {
         printf '# written by jvmreuse-cluster start\n'
         printf 'CLUSTER_NODEMANAGERS=%q\nCLUSTER_POOL=%q\nCLUSTER_HDFS=%q\nCLUSTER_JAVA_HOME=%q\n' \
             "$JVMREUSE_NODEMANAGERS" "$JVMREUSE_POOL" "$JVMREUSE_HDFS" "$JVMREUSE_CLUSTER_JAVA_HOME"
+        printf 'CLUSTER_MPI_SHUFFLE=%q\n' "$(_jvmreuse_cluster_mpi_shuffle && echo 1 || echo 0)"
         for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do
             printf 'PORT_%s=%q\n' "$name" "${JVMREUSE_CLUSTER_PORTS[$name]}"
         done | sort
@@ -510,10 +544,12 @@ _jvmreuse_cluster_owns() {
     [[ $cmdline == *"$JVMREUSE_CLUSTER_DIR/"* ]]
 }
 
-# The daemon pid files of the cluster dir, and the pools' (one per line).
+# The daemon pid files of the cluster dir, and the pools' mpirun's, D/pools.pid (one per line;
+# also D/pool<i>/pool.pid, left by a cluster started when each pool had its own mpirun).
 _jvmreuse_cluster_pid_files() {
     local d=$JVMREUSE_CLUSTER_DIR
     find "$d/pids" -maxdepth 1 -name '*.pid' 2>/dev/null || true
+    find "$d" -maxdepth 1 -name pools.pid 2>/dev/null || true
     find "$d" -mindepth 2 -maxdepth 2 -path "$d/pool*/pool.pid" 2>/dev/null || true
 }
 
@@ -620,13 +656,13 @@ _jvmreuse_cluster_prepare_dir() {
         return 1
     fi
     if jvmreuse_cluster_running; then
-        _jvmreuse_cluster_log "ERROR: a cluster is already running in $d (pid files in $d/pids and $d/pool*/pool.pid);" \
+        _jvmreuse_cluster_log "ERROR: a cluster is already running in $d (pid files in $d/pids and $d/pools.pid);" \
             "stop it first: jvmreuse-cluster stop --dir $d"
         return 1
     fi
     touch "$marker"
     rm -rf "${d:?}/conf" "${d:?}/bin" "$d/pids" "$d/logs" "$d/tmp" "$d/staging" "$d/app-logs" "$d/hdfs" \
-        "$d"/nm[0-9]* "$d"/pool[0-9]* "$d/env.sh" "$d/cluster.env"
+        "$d"/nm[0-9]* "$d"/pool[0-9]* "$d/pools.pid" "$d/env.sh" "$d/cluster.env"
     mkdir -p "$d/logs" "$d/pids" "$d/tmp"
 }
 
@@ -636,7 +672,8 @@ _jvmreuse_hadoop_cp() { printf '%s' "$JVMREUSE_HADOOP_LIB/*"; }
 # Sets JVMREUSE_CLUSTER_WARMUP_MAIN/_CP, the program each slot runs before it serves (pool.sh's
 # JVMREUSE_WARMUP_MAIN/_CP): by default hadoop-patch's TaskWarmup, if its jar has it, with the
 # class path the PoolContainerExecutor shares for tasks (the application class path's jars, then
-# the hadoop-patch jar), so the warmed-up classes are the ones tasks reuse. JVMREUSE_WARMUP_MAIN
+# the hadoop-patch jar; with the MPI shuffle the mpi-shuffle jar is one of the application class
+# path's), so the warmed-up classes are the ones tasks reuse. JVMREUSE_WARMUP_MAIN
 # set in the environment wins; JVMREUSE_WARMUP_MAIN=none turns the warm-up off.
 _jvmreuse_cluster_warmup() {
     local class=org.jvmreuse.hadoop.warmup.TaskWarmup
@@ -644,52 +681,100 @@ _jvmreuse_cluster_warmup() {
     JVMREUSE_CLUSTER_WARMUP_CP=${JVMREUSE_WARMUP_CP:-}
     if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN ]] && grep -aqF "${class//.//}.class" "$JVMREUSE_PATCH_JAR" 2>/dev/null; then
         JVMREUSE_CLUSTER_WARMUP_MAIN=$class
-        JVMREUSE_CLUSTER_WARMUP_CP="$JVMREUSE_HADOOP_LIB/*:$JVMREUSE_PATCH_JAR"
+        JVMREUSE_CLUSTER_WARMUP_CP="$(_jvmreuse_cluster_app_jars | tr , :):$JVMREUSE_PATCH_JAR"
     elif [[ $JVMREUSE_CLUSTER_WARMUP_MAIN == none ]]; then
         JVMREUSE_CLUSTER_WARMUP_MAIN='' JVMREUSE_CLUSTER_WARMUP_CP=''
     fi
 }
 
-# Starts pool $1 (for NodeManager $1) in the background; its exit status tells whether it started.
-# Sets JVMREUSE_CLUSTER_POOL_JOBS[$1] to the background job's PID.
-_jvmreuse_cluster_start_pool() {
-    local i=$1 d=$JVMREUSE_CLUSTER_DIR
-    mkdir -p "$d/pool$i"
-    JVMREUSE_SOCKET=$d/pool$i/pool.sock JVMREUSE_SLOTS=$(_jvmreuse_cluster_slots) JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
+# The PoolMain options of the MPI shuffle (pool.sh's JVMREUSE_POOL_EXTRA_ARGS): each pool manager
+# runs the Shuffle Manager, with Hadoop's jars and the conf dir of its NodeManager (%n: pool
+# number = NodeManager number). None without the MPI shuffle.
+_jvmreuse_cluster_pool_extra_args() {
+    JVMREUSE_POOL_EXTRA_ARGS=()
+    if _jvmreuse_cluster_mpi_shuffle; then
+        JVMREUSE_POOL_EXTRA_ARGS=(--service org.jvmreuse.shuffle.server.ShuffleManager
+            --service-cp "$JVMREUSE_MPI_SHUFFLE_JAR:$JVMREUSE_HADOOP_LIB/*"
+            --service-opt "conf-dir=$JVMREUSE_CLUSTER_DIR/nm%n/conf")
+    fi
+}
+
+# Starts the pools of all NodeManagers in the background, as ranks of one mpirun: pool i (%n)
+# serves NodeManager i at D/pool<i>/pool.sock, logs in D/pool<i>/logs; mpirun's PID goes to
+# D/pools.pid, its output to D/logs/pools.log. Sets JVMREUSE_CLUSTER_POOL_JOB to the PID of the
+# background job (pool.sh's jvmreuse_pool_start: status 0 all pools ready, 2 some, 1 none).
+_jvmreuse_cluster_start_pools() {
+    local d=$JVMREUSE_CLUSTER_DIR
+    _jvmreuse_cluster_pool_extra_args
+    JVMREUSE_SOCKET="$d/pool%n/pool.sock" JVMREUSE_POOL_LOG_DIR="$d/pool%n/logs" JVMREUSE_POOLS=$JVMREUSE_NODEMANAGERS \
+        JVMREUSE_POOL_PID_FILE=$d/pools.pid JVMREUSE_POOL_MPIRUN_LOG=$d/logs/pools.log \
+        JVMREUSE_SLOTS=$(_jvmreuse_cluster_slots) JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
         JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_NODES=1 JVMREUSE_POOL_PID='' \
         JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP \
         JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-5} JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} \
         JVMREUSE_START_TIMEOUT=${JVMREUSE_START_TIMEOUT:-$JVMREUSE_CLUSTER_TIMEOUT} \
         jvmreuse_pool_start &
-    JVMREUSE_CLUSTER_POOL_JOBS[$i]=$!
+    JVMREUSE_CLUSTER_POOL_JOB=$!
 }
 
-# Ends pool start-ups still under way in this shell (a failed or interrupted cluster start), so
-# that no pool comes up after the stop; their mpirun, if launched, has its pid file already.
+# Ends the pool start-up still under way in this shell (a failed or interrupted cluster start), so
+# that no pool comes up after the stop; its mpirun, if launched, has its pid file already.
 _jvmreuse_cluster_abort_pool_starts() {
-    local pid
-    for pid in ${JVMREUSE_CLUSTER_POOL_JOBS[@]+"${JVMREUSE_CLUSTER_POOL_JOBS[@]}"}; do
-        if _jvmreuse_alive "$pid"; then
-            kill -TERM "$pid" 2>/dev/null || true
-        fi
-        wait "$pid" 2>/dev/null || true
-    done
-    JVMREUSE_CLUSTER_POOL_JOBS=()
+    local pid=${JVMREUSE_CLUSTER_POOL_JOB:-}
+    JVMREUSE_CLUSTER_POOL_JOB=
+    [[ -n $pid ]] || return 0
+    if _jvmreuse_alive "$pid"; then
+        kill -TERM "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
 }
 
-# Waits for the pools started by _jvmreuse_cluster_start_pool; a pool that failed is a loud
-# warning, not an error (its NodeManager's executor falls back to stock container launches).
+# One line on the pool of NodeManager $1 (D/pool<i>/pool.sock), and whether it serves: status
+# 0 when it answers, serves and has a free slot (and all its slots started).
+_jvmreuse_cluster_pool_state() {
+    local sock=$JVMREUSE_CLUSTER_DIR/pool$1/pool.sock status slots runs
+    if [[ -z ${JVMREUSE_CLIENT:-} || ! -x $JVMREUSE_CLIENT ]]; then
+        printf 'unknown (the jvmreuse client is not built)'
+        return 1
+    fi
+    if ! status=$("$JVMREUSE_CLIENT" --socket "$sock" status 2>/dev/null); then
+        printf 'NOT SERVING (no answer on %s): nodemanager%s runs containers the stock way' "$sock" "$1"
+        return 1
+    fi
+    slots=$(sed -n 's/^slots: //p' <<<"$status")
+    runs=$(sed -n 's/^runs: //p' <<<"$status")
+    if [[ $status != *': serving, '* || $status != *'starting 0,'* || $status == *'(free 0,'* ]]; then
+        printf 'NOT SERVING (%s; slots %s): nodemanager%s runs containers the stock way' \
+            "$(sed -n '1s/^[^:]*: \([a-z]*\),.*/\1/p' <<<"$status")" "$slots" "$1"
+        return 1
+    fi
+    printf 'serving, slots %s, runs %s' "$slots" "$runs"
+}
+
+# Waits for the pool start-up begun by _jvmreuse_cluster_start_pools, then checks each pool: one
+# that does not serve is a loud warning, not an error (its NodeManager's executor falls back to
+# stock container launches).
 _jvmreuse_cluster_wait_pools() {
-    local i
-    for i in "${!JVMREUSE_CLUSTER_POOL_JOBS[@]}"; do
-        if ! wait "${JVMREUSE_CLUSTER_POOL_JOBS[$i]}"; then
-            _jvmreuse_cluster_log "WARNING: ================================================================"
-            _jvmreuse_cluster_log "WARNING: pool $i (for nodemanager$i) did NOT start: its containers run the STOCK way"
-            _jvmreuse_cluster_log "WARNING: (fresh JVMs). See the messages above and $JVMREUSE_CLUSTER_DIR/pool$i/logs/."
-            _jvmreuse_cluster_log "WARNING: ================================================================"
+    local i status=0 state down=() states=()
+    [[ -n ${JVMREUSE_CLUSTER_POOL_JOB:-} ]] || return 0
+    wait "$JVMREUSE_CLUSTER_POOL_JOB" || status=$?
+    JVMREUSE_CLUSTER_POOL_JOB= # reaped: its PID may be reused now
+    for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
+        if ! state=$(_jvmreuse_cluster_pool_state "$i"); then
+            down+=("$i")
+            states+=("$state")
         fi
     done
-    JVMREUSE_CLUSTER_POOL_JOBS=() # reaped: their PIDs may be reused now
+    if ((${#down[@]} > 0)); then
+        _jvmreuse_cluster_log "WARNING: ================================================================"
+        for i in "${!down[@]}"; do
+            _jvmreuse_cluster_log "WARNING: pool ${down[i]} (for nodemanager${down[i]}) did NOT start: its containers run the STOCK way"
+            _jvmreuse_cluster_log "WARNING:   pool ${down[i]}: ${states[i]}"
+        done
+        _jvmreuse_cluster_log "WARNING: (fresh JVMs). See the messages above, $JVMREUSE_CLUSTER_DIR/logs/pools.log"
+        _jvmreuse_cluster_log "WARNING: and $JVMREUSE_CLUSTER_DIR/pool<i>/logs/ (pool start-up status $status)."
+        _jvmreuse_cluster_log "WARNING: ================================================================"
+    fi
 }
 
 # Formats HDFS and starts the NameNode and the DataNode; waits for the NameNode's RPC port.
@@ -726,11 +811,11 @@ _jvmreuse_cluster_start_nm() {
 }
 
 # Starts the whole cluster and waits until it is healthy: HDFS first (optional; the JHS creates
-# its directories there), then at once the pools (pool mode, in the background), RM, JHS and the
+# its directories there), then at once the pools (pool mode: one mpirun, in the background), RM, JHS and the
 # NodeManagers: a NodeManager retries registering every second until the RM listens, and starting
 # them together takes about 6 s instead of 10 s on 2 cores. Ready means: the RM reports N active
 # NodeManagers, the JHS answers on its port, the DataNode is live (HDFS) and every pool has
-# finished starting.
+# finished starting (a pool that did not come up is a warning, see _jvmreuse_cluster_wait_pools).
 _jvmreuse_cluster_start_all() {
     local d=$JVMREUSE_CLUSTER_DIR i webapp
     read -r -a webapp <<<"$(_jvmreuse_webapp_opts)"
@@ -738,12 +823,10 @@ _jvmreuse_cluster_start_all() {
     if [[ $JVMREUSE_HDFS == 1 ]]; then
         _jvmreuse_cluster_start_hdfs || return 1
     fi
-    declare -gA JVMREUSE_CLUSTER_POOL_JOBS=()
+    JVMREUSE_CLUSTER_POOL_JOB=
     if [[ $JVMREUSE_POOL == 1 ]]; then
         _jvmreuse_cluster_warmup
-        for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
-            _jvmreuse_cluster_start_pool "$i"
-        done
+        _jvmreuse_cluster_start_pools
     fi
     _jvmreuse_cluster_daemon resourcemanager "$d/conf:$(_jvmreuse_hadoop_cp)" \
         org.apache.hadoop.yarn.server.resourcemanager.ResourceManager ${webapp[@]+"${webapp[@]}"}
@@ -766,7 +849,12 @@ _jvmreuse_cluster_start_all() {
 _jvmreuse_cluster_describe() {
     local containers=stock fs=file:///
     if [[ $JVMREUSE_POOL == 1 ]]; then
-        containers="in pools of $(_jvmreuse_cluster_slots) slots (heap $JVMREUSE_SLOT_HEAP), one per NodeManager"
+        containers="in pools of $(_jvmreuse_cluster_slots) slots (heap $JVMREUSE_SLOT_HEAP), one per NodeManager, all in one mpirun"
+        if _jvmreuse_cluster_mpi_shuffle; then
+            containers+=", MPI shuffle on"
+        else
+            containers+=", MPI shuffle off"
+        fi
         _jvmreuse_cluster_warmup
         if [[ -n $JVMREUSE_CLUSTER_WARMUP_MAIN ]]; then
             containers+=", slots warmed up with $JVMREUSE_CLUSTER_WARMUP_MAIN"
@@ -788,6 +876,12 @@ jvmreuse_cluster_start() {
         jvmreuse_load_build "$JVMREUSE_REPO" || return 1
         if [[ -z $JVMREUSE_PATCH_JAR ]]; then
             _jvmreuse_cluster_log "ERROR: --pool needs the hadoop-patch jar (hadoop-patch/target/hadoop-patch-*.jar): run job-scripts/setup.sh"
+            return 1
+        fi
+        if _jvmreuse_cluster_mpi_shuffle && [[ -z $JVMREUSE_MPI_SHUFFLE_JAR ]]; then
+            _jvmreuse_cluster_log "ERROR: the MPI shuffle (on by default with --pool) needs the mpi-shuffle jar" \
+                "(mpi-shuffle/target/mpi-shuffle-*.jar), which is missing: run job-scripts/setup.sh" \
+                "(or turn the MPI shuffle off: --no-mpi-shuffle, JVMREUSE_MPI_SHUFFLE=0)"
             return 1
         fi
         for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
@@ -851,17 +945,41 @@ _jvmreuse_cluster_stop_pids() {
     rm -f "$@"
 }
 
-# Stops pool $1 (D/pool<i>) with jvmreuse_pool_stop, or by its mpirun PID if the client is missing.
-_jvmreuse_cluster_stop_pool() {
-    local dir=$1
-    [[ -f $dir/pool.pid ]] || return 0
+# Stops the pools' mpirun (D/pools.pid) with jvmreuse_pool_stop (every pool asked to stop, then
+# mpirun by PID), or by PID alone if the client is missing. Also stops pools that an earlier
+# version started with one mpirun each (D/pool<i>/pool.pid).
+_jvmreuse_cluster_stop_pools() {
+    local d=$JVMREUSE_CLUSTER_DIR dir n=0 i can_ask=0
     if (jvmreuse_load_build "$JVMREUSE_REPO") >/dev/null 2>&1; then
-        (
-            jvmreuse_load_build "$JVMREUSE_REPO"
-            JVMREUSE_SOCKET=$dir/pool.sock JVMREUSE_POOL_PID='' jvmreuse_pool_stop now
-        ) || true
+        can_ask=1
     fi
-    _jvmreuse_cluster_stop_pids "$dir/pool.pid"
+    for dir in "$d"/pool[0-9]*; do
+        i=${dir##*/pool}
+        if [[ -d $dir && $i =~ ^[0-9]+$ ]] && ((i > n)); then
+            n=$i
+        fi
+    done
+    if [[ -f $d/pools.pid ]]; then
+        if ((can_ask && n > 0)); then
+            (
+                jvmreuse_load_build "$JVMREUSE_REPO"
+                JVMREUSE_SOCKET="$d/pool%n/pool.sock" JVMREUSE_POOLS=$n JVMREUSE_POOL_PID_FILE=$d/pools.pid \
+                    JVMREUSE_POOL_PID='' jvmreuse_pool_stop now
+            ) || true
+        fi
+        _jvmreuse_cluster_stop_pids "$d/pools.pid"
+    fi
+    for dir in "$d"/pool[0-9]*; do
+        [[ -f $dir/pool.pid ]] || continue
+        if ((can_ask)); then
+            (
+                jvmreuse_load_build "$JVMREUSE_REPO"
+                JVMREUSE_SOCKET=$dir/pool.sock JVMREUSE_POOLS=1 JVMREUSE_POOL_PID_FILE='' JVMREUSE_POOL_PID='' \
+                    jvmreuse_pool_stop now
+            ) || true
+        fi
+        _jvmreuse_cluster_stop_pids "$dir/pool.pid"
+    done
 }
 
 # The PIDs of leftover processes of the cluster: this user's processes whose command line names a
@@ -914,17 +1032,11 @@ _jvmreuse_cluster_sweep() {
 # Stops everything of the cluster in JVMREUSE_CLUSTER_DIR by PID: NodeManagers first, then the
 # JobHistoryServer and ResourceManager, the pools, HDFS, and finally leftover task processes.
 jvmreuse_cluster_stop() {
-    local d=$JVMREUSE_CLUSTER_DIR dir
-    if declare -p JVMREUSE_CLUSTER_POOL_JOBS >/dev/null 2>&1; then
-        _jvmreuse_cluster_abort_pool_starts
-    fi
+    local d=$JVMREUSE_CLUSTER_DIR
+    _jvmreuse_cluster_abort_pool_starts
     _jvmreuse_cluster_stop_pids "$d"/pids/nodemanager*.pid
     _jvmreuse_cluster_stop_pids "$d/pids/historyserver.pid" "$d/pids/resourcemanager.pid"
-    for dir in "$d"/pool[0-9]*; do
-        if [[ -d $dir ]]; then
-            _jvmreuse_cluster_stop_pool "$dir"
-        fi
-    done
+    _jvmreuse_cluster_stop_pools
     _jvmreuse_cluster_stop_pids "$d/pids/datanode.pid"
     _jvmreuse_cluster_stop_pids "$d/pids/namenode.pid"
     _jvmreuse_cluster_stop_pids "$d"/pids/*.pid
@@ -947,8 +1059,9 @@ jvmreuse_cluster_status() {
     fi
     # shellcheck source=/dev/null
     source "$d/cluster.env"
-    printf 'cluster %s: %s NodeManagers, pool %s, hdfs %s, java %s\n' "$d" "$CLUSTER_NODEMANAGERS" \
-        "$( ((CLUSTER_POOL == 1)) && echo yes || echo no)" "$( ((CLUSTER_HDFS == 1)) && echo yes || echo no)" "$CLUSTER_JAVA_HOME"
+    printf 'cluster %s: %s NodeManagers, pool %s, mpi shuffle %s, hdfs %s, java %s\n' "$d" "$CLUSTER_NODEMANAGERS" \
+        "$( ((CLUSTER_POOL == 1)) && echo yes || echo no)" "$( ((${CLUSTER_MPI_SHUFFLE:-0} == 1)) && echo yes || echo no)" \
+        "$( ((CLUSTER_HDFS == 1)) && echo yes || echo no)" "$CLUSTER_JAVA_HOME"
     while IFS= read -r f; do
         name=${f#"$d"/}
         name=${name#pids/}
@@ -960,8 +1073,18 @@ jvmreuse_cluster_status() {
         else
             state=DEAD
         fi
+        if [[ $name == pools ]]; then
+            name="pools (mpirun)"
+        fi
         printf '  %-18s pid %-8s %s\n' "$name" "$pid" "$state"
     done < <(_jvmreuse_cluster_pid_files | sort)
+    if ((CLUSTER_POOL == 1)); then
+        local i
+        jvmreuse_load_build "$JVMREUSE_REPO" >/dev/null 2>&1 || true
+        for ((i = 1; i <= CLUSTER_NODEMANAGERS; i++)); do
+            printf '  %-18s %s\n' "pool$i" "$(_jvmreuse_cluster_pool_state "$i" || true)"
+        done
+    fi
     # shellcheck disable=SC2154 # PORT_* come from cluster.env
     printf '  ResourceManager  http://127.0.0.1:%s   JobHistory http://127.0.0.1:%s\n' "$PORT_rm_web" "$PORT_jhs_web"
     local metrics

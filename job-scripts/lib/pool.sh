@@ -1,28 +1,48 @@
 # shellcheck shell=bash
 #
-# pool.sh -- start, wait for, and stop a JVM Reuse pool under mpirun. Sourced by the job
-# scripts and by bin/jvmreuse-pool; the caller uses `set -euo pipefail`.
+# pool.sh -- start, wait for, and stop a JVM Reuse launch under mpirun: one pool per node, or
+# several pools per node (JVMREUSE_POOLS), all of them ranks of ONE mpirun (one MPI world).
+# Sourced by the job scripts and by bin/jvmreuse-pool; the caller uses `set -euo pipefail`.
 #
 #   jvmreuse_load_build <repo>      sets POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT and
 #                                   MPI_JAVA_JAR MPI_JAVA_LIBDIR MPIRUN (from build/mpi-java.env)
 #   jvmreuse_pool_command           fills the array JVMREUSE_POOL_CMD (the mpirun command line)
-#   jvmreuse_pool_start             starts it in the background and waits until every slot is up
-#   jvmreuse_pool_stop              asks the pool to stop; ends mpirun by PID if it does not
+#   jvmreuse_pool_sockets           prints the control sockets of this host's pools, one a line
+#   jvmreuse_pool_pid_file          prints the file that holds the launch's mpirun PID
+#   jvmreuse_pool_start             starts it in the background and waits until every slot of
+#                                   every pool of this host is up
+#   jvmreuse_pool_stop              asks every pool to stop; ends mpirun by PID if it does not
 #
 # Settings (environment; the CLI sets them from its options):
-#   JVMREUSE_SLOTS       slots per node (default: JVMREUSE_CONTAINER_LIMIT, the most containers
+#   JVMREUSE_SLOTS       slots per pool (default: JVMREUSE_CONTAINER_LIMIT, the most containers
 #                        the node's NodeManager runs at once, if set; else the node's cores)
 #   JVMREUSE_NODES       nodes to start pools on (default 1: this host)
-#   JVMREUSE_SOCKET      control socket (default /tmp/jvmreuse-<uid>/pool.sock)
+#   JVMREUSE_POOLS       pools per node in this launch (default 1). With more than 1, each
+#                        SLOTS+1 consecutive ranks form a pool (PoolMain --ranks-per-pool) and
+#                        JVMREUSE_SOCKET must hold %i or %n
+#   JVMREUSE_SOCKET      control socket (default /tmp/jvmreuse-<uid>/pool.sock; with several pools
+#                        /tmp/jvmreuse-<uid>/pool-%i.sock). PoolMain fills in %h (host name),
+#                        %i (pool index from 0) and %n (pool number from 1 = index + 1)
+#   JVMREUSE_POOL_LOG_DIR  the pools' log dir, same placeholders (default: <socket dir>/logs)
+#   JVMREUSE_POOL_PID_FILE  where mpirun's PID goes (default: <socket dir>/pool.pid for one pool;
+#                        with several, pools.pid in the socket template's deepest directory
+#                        without a placeholder, e.g. D/pools.pid for D/pool%n/pool.sock)
+#   JVMREUSE_POOL_MPIRUN_LOG  mpirun's output (default: <pid file dir>/logs/mpirun.log)
+#   JVMREUSE_POOL_EXTRA_ARGS  (a bash ARRAY, for scripts that source this file) more PoolMain
+#                        options, appended as they are, e.g. (--service CLASS --service-cp CP
+#                        --service-opt KEY=VALUE ...)
 #   JVMREUSE_JAVA        java for the pool JVMs (default: $JAVA_HOME/bin/java, else java on PATH)
 #   JVMREUSE_SLOT_HEAP   -Xmx of each pool JVM (default 1g)
 #   JVMREUSE_JVM_OPTS    extra options for the pool JVMs (word-split)
-#   JVMREUSE_START_TIMEOUT  seconds to wait for the pool (default 120)
+#   JVMREUSE_START_TIMEOUT  seconds to wait for the pools (default 120)
 #   JVMREUSE_WARMUP_MAIN, JVMREUSE_WARMUP_CP  a program each slot also runs before it serves, with
 #                        the class path JVMREUSE_WARMUP_CP shared as runs share it (the Hadoop
 #                        cluster runner warms the slots with Hadoop's task code this way)
 #   JVMREUSE_WARMUP_MAIN_RUNS  how many runs of it (default 10)
 #   JVMREUSE_WARMUP_RUNS runs of the pool's built-in warm-up program (default 100)
+#
+# With several nodes, the start waits for the pools of this host only (the first node's: the
+# others' sockets are on the other nodes); %h is this host's short name, as PoolMain's.
 
 _jvmreuse_log() { printf '[jvmreuse-pool] %s\n' "$*" >&2; }
 
@@ -100,29 +120,128 @@ jvmreuse_pool_jvm_opts() {
     fi
 }
 
+# Pools per node in this launch (JVMREUSE_POOLS, default 1), checked.
+_jvmreuse_pools() {
+    local pools=${JVMREUSE_POOLS:-1}
+    if ! [[ $pools =~ ^[1-9][0-9]*$ ]]; then
+        _jvmreuse_log "ERROR: JVMREUSE_POOLS ($pools) must be a whole number >= 1"
+        return 1
+    fi
+    printf '%s' "$pools"
+}
+
+# The socket template given to PoolMain: JVMREUSE_SOCKET, else the default (PoolMain's too).
+jvmreuse_socket_template() {
+    local pools
+    pools=$(_jvmreuse_pools) || return 1
+    if [[ -n ${JVMREUSE_SOCKET:-} ]]; then
+        printf '%s' "$JVMREUSE_SOCKET"
+    elif ((pools > 1)); then
+        printf '/tmp/jvmreuse-%s/pool-%%i.sock' "$EUID"
+    else
+        jvmreuse_default_socket
+    fi
+}
+
+# This host's short name, as PoolMain puts it in for %h (MPI's processor name up to the first dot).
+_jvmreuse_host() {
+    local host
+    host=$(uname -n)
+    printf '%s' "${host%%.*}"
+}
+
+# Template $1 with %h, %i (pool index $2) and %n (pool number $2 + 1) filled in, as PoolMain does.
+_jvmreuse_fill() {
+    local s=$1 host
+    host=$(_jvmreuse_host)
+    s=${s//"%h"/$host}
+    s=${s//"%i"/$2}
+    s=${s//"%n"/$(($2 + 1))}
+    printf '%s' "$s"
+}
+
+# The control sockets of this host's pools (pool index 0 .. JVMREUSE_POOLS-1), one a line.
+jvmreuse_pool_sockets() {
+    local template pools i
+    pools=$(_jvmreuse_pools) || return 1
+    template=$(jvmreuse_socket_template) || return 1
+    for ((i = 0; i < pools; i++)); do
+        printf '%s\n' "$(_jvmreuse_fill "$template" "$i")"
+    done
+}
+
+# The file holding the launch's mpirun PID (see JVMREUSE_POOL_PID_FILE above).
+jvmreuse_pool_pid_file() {
+    local template pools dir
+    if [[ -n ${JVMREUSE_POOL_PID_FILE:-} ]]; then
+        printf '%s' "$JVMREUSE_POOL_PID_FILE"
+        return 0
+    fi
+    pools=$(_jvmreuse_pools) || return 1
+    template=$(jvmreuse_socket_template) || return 1
+    if ((pools == 1)); then
+        printf '%s/pool.pid' "$(dirname "$(_jvmreuse_fill "$template" 0)")"
+        return 0
+    fi
+    dir=$(dirname "$template")
+    while [[ $dir == *%[hin]* ]]; do
+        dir=$(dirname "$dir")
+    done
+    printf '%s/pools.pid' "$dir"
+}
+
+_jvmreuse_pool_mpirun_log() {
+    local pid_file
+    pid_file=$(jvmreuse_pool_pid_file) || return 1
+    printf '%s' "${JVMREUSE_POOL_MPIRUN_LOG:-$(dirname "$pid_file")/logs/mpirun.log}"
+}
+
+# The pool name used in messages for index $1 of a launch of $2 pools.
+_jvmreuse_pool_name() {
+    if (($2 == 1)); then
+        printf 'the pool'
+    else
+        printf 'pool %s' "$(($1 + 1))"
+    fi
+}
+
 jvmreuse_pool_command() {
-    local java slots nodes per_node
+    local java slots nodes pools per_pool per_node template
     java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
     slots=${JVMREUSE_SLOTS:-${JVMREUSE_CONTAINER_LIMIT:-$(nproc)}}
     nodes=${JVMREUSE_NODES:-1}
+    pools=$(_jvmreuse_pools) || return 1
     if ! [[ $slots =~ ^[1-9][0-9]*$ && $nodes =~ ^[1-9][0-9]*$ ]]; then
         _jvmreuse_log "ERROR: slots ($slots) and nodes ($nodes) must be whole numbers >= 1"
         return 1
     fi
-    per_node=$((slots + 1))
+    template=$(jvmreuse_socket_template) || return 1
+    if ((pools > 1)) && [[ $template != *%[in]* ]]; then
+        _jvmreuse_log "ERROR: $pools pools per node would share the socket $template: put %i or %n in it"
+        return 1
+    fi
+    per_pool=$((slots + 1))
+    per_node=$((pools * per_pool))
     jvmreuse_pool_jvm_opts "$java"
     JVMREUSE_POOL_CMD=("$MPIRUN")
     if [[ $EUID -eq 0 ]]; then
         JVMREUSE_POOL_CMD+=(--allow-run-as-root)
     fi
-    # --enable-recovery and async finalize: a slot that retires (or dies) leaves the job
-    # running; --stdin none: mpirun must not swallow the caller's stdin.
+    # --enable-recovery and async finalize: a slot that retires (or dies), or a pool that stops,
+    # leaves the job (and the other pools) running; --stdin none: mpirun must not swallow the
+    # caller's stdin.
     JVMREUSE_POOL_CMD+=(--oversubscribe --enable-recovery --stdin none
         --mca async_mpi_finalize 1 --mca orte_abort_on_non_zero_status 0
         --map-by "ppr:${per_node}:node" -np $((per_node * nodes))
         "$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
         -cp "$POOL_JAR:$ASM_JAR:$MPI_JAVA_JAR" org.jvmreuse.pool.PoolMain
-        --socket "${JVMREUSE_SOCKET:-$(jvmreuse_default_socket)}")
+        --socket "$template")
+    if ((pools > 1)); then
+        JVMREUSE_POOL_CMD+=(--ranks-per-pool "$per_pool")
+    fi
+    if [[ -n ${JVMREUSE_POOL_LOG_DIR:-} ]]; then
+        JVMREUSE_POOL_CMD+=(--log-dir "$JVMREUSE_POOL_LOG_DIR")
+    fi
     if [[ -n ${JVMREUSE_WARMUP_RUNS:-} ]]; then
         JVMREUSE_POOL_CMD+=(--warmup-runs "$JVMREUSE_WARMUP_RUNS")
     fi
@@ -130,76 +249,172 @@ jvmreuse_pool_command() {
         JVMREUSE_POOL_CMD+=(--warmup-main "$JVMREUSE_WARMUP_MAIN" --warmup-cp "${JVMREUSE_WARMUP_CP:?JVMREUSE_WARMUP_CP must be set with JVMREUSE_WARMUP_MAIN}"
             --warmup-main-runs "${JVMREUSE_WARMUP_MAIN_RUNS:-10}")
     fi
+    JVMREUSE_POOL_CMD+=(${JVMREUSE_POOL_EXTRA_ARGS[@]+"${JVMREUSE_POOL_EXTRA_ARGS[@]}"})
 }
 
-# Starts the pool in the background; sets JVMREUSE_POOL_PID and writes it next to the socket.
+# The status of the pool at socket $1 (empty, status 1, if it does not answer).
+_jvmreuse_pool_status() {
+    "$JVMREUSE_CLIENT" --socket "$1" status 2>/dev/null
+}
+
+# Whether the pool at socket $1 answers and has started all its slots.
+_jvmreuse_pool_started() {
+    local status
+    status=$(_jvmreuse_pool_status "$1") && [[ $status == *'starting 0,'* ]]
+}
+
+# Starts the launch in the background and waits until every pool of this host has started all
+# its slots; sets JVMREUSE_POOL_PID and writes it to the pid file. Returns 0 when every pool
+# serves; 1 when none does (or mpirun exited: the launch is stopped); 2 when some pools serve
+# and the others, named in the warning, do not (the launch keeps running for the pools that
+# serve; the others were asked to stop, if they answered).
 jvmreuse_pool_start() {
-    local socket dir log timeout waited=0
-    socket=${JVMREUSE_SOCKET:-$(jvmreuse_default_socket)}
-    dir=$(dirname "$socket")
-    log=$dir/logs/mpirun.log
+    local sockets=() socket pid_file log timeout waited=0 pools i dir status
+    local ready=() failed=() reasons=() details=()
+    pools=$(_jvmreuse_pools) || return 1
+    mapfile -t sockets < <(jvmreuse_pool_sockets)
+    ((${#sockets[@]} == pools)) || return 1
+    pid_file=$(jvmreuse_pool_pid_file) || return 1
+    log=$(_jvmreuse_pool_mpirun_log) || return 1
     timeout=${JVMREUSE_START_TIMEOUT:-120}
-    if "$JVMREUSE_CLIENT" --socket "$socket" status >/dev/null 2>&1; then
-        _jvmreuse_log "ERROR: a pool is already serving $socket (mpirun pid $(cat "$dir/pool.pid" 2>/dev/null || echo '?'));" \
-            "stop it (jvmreuse-pool stop --socket $socket) or choose another --socket"
-        return 1
-    fi
-    mkdir -p "$dir/logs"
-    chmod 700 "$dir"
-    jvmreuse_pool_command
+    for socket in "${sockets[@]}"; do
+        if _jvmreuse_pool_status "$socket" >/dev/null; then
+            _jvmreuse_log "ERROR: a pool is already serving $socket (mpirun pid $(cat "$pid_file" 2>/dev/null || echo '?'));" \
+                "stop it (jvmreuse-pool stop --socket $socket) or choose another --socket"
+            return 1
+        fi
+    done
+    for ((i = 0; i < pools; i++)); do
+        dir=$(dirname "${sockets[i]}")
+        mkdir -p "$dir"
+        chmod 700 "$dir"
+        if [[ -n ${JVMREUSE_POOL_LOG_DIR:-} ]]; then
+            mkdir -p "$(_jvmreuse_fill "$JVMREUSE_POOL_LOG_DIR" "$i")"
+        else
+            mkdir -p "$dir/logs"
+        fi
+        ready[i]=0
+    done
+    mkdir -p "$(dirname "$pid_file")" "$(dirname "$log")"
+    jvmreuse_pool_command || return 1
     _jvmreuse_log "starting: ${JVMREUSE_POOL_CMD[*]}"
     "${JVMREUSE_POOL_CMD[@]}" >"$log" 2>&1 &
     JVMREUSE_POOL_PID=$!
-    printf '%s\n' "$JVMREUSE_POOL_PID" >"$dir/pool.pid"
-    until "$JVMREUSE_CLIENT" --socket "$socket" status 2>/dev/null | grep -q 'starting 0,'; do
+    printf '%s\n' "$JVMREUSE_POOL_PID" >"$pid_file"
+    while :; do
+        local waiting=0
+        for ((i = 0; i < pools; i++)); do
+            if ((ready[i] == 0)); then
+                if _jvmreuse_pool_started "${sockets[i]}"; then
+                    ready[i]=1
+                else
+                    waiting=$((waiting + 1))
+                fi
+            fi
+        done
+        ((waiting > 0)) || break
         if ! _jvmreuse_alive "$JVMREUSE_POOL_PID"; then
-            _jvmreuse_log "ERROR: the pool exited during start-up; the end of $log:"
+            _jvmreuse_log "ERROR: mpirun exited during start-up; the end of $log:"
             tail -n 20 "$log" >&2
+            rm -f "$pid_file"
             return 1
         fi
         if ((waited >= timeout * 10)); then
-            _jvmreuse_log "ERROR: the pool was not ready after ${timeout}s (see $log and $dir/logs)"
-            jvmreuse_pool_stop now
-            return 1
+            break
         fi
         sleep 0.1
         waited=$((waited + 1))
     done
-    local status
-    status=$("$JVMREUSE_CLIENT" --socket "$socket" status)
-    if grep -q ' free 0,' <<<"$status"; then
-        _jvmreuse_log "ERROR: no slot could start:"
-        grep 'retired:' <<<"$status" >&2 || true
+    for ((i = 0; i < pools; i++)); do
+        if ((ready[i] == 0)); then
+            failed+=("$i")
+            reasons+=("$(_jvmreuse_pool_name "$i" "$pools") (socket ${sockets[i]}) was not ready after ${timeout}s")
+            details+=("")
+            continue
+        fi
+        status=$(_jvmreuse_pool_status "${sockets[i]}" || true)
+        if [[ $status == *'(free 0,'* ]]; then
+            failed+=("$i")
+            reasons+=("$(_jvmreuse_pool_name "$i" "$pools") (socket ${sockets[i]}): no slot could start")
+            details+=("$(grep 'retired:' <<<"$status" || true)")
+        elif [[ $status != *'retired 0)'* ]]; then
+            _jvmreuse_log "WARNING: $(_jvmreuse_pool_name "$i" "$pools"): some slots could not start (see $(dirname "${sockets[i]}")/logs):"
+            grep 'retired:' <<<"$status" >&2 || true
+        fi
+    done
+    if ((${#failed[@]} == pools)); then
+        for i in "${!reasons[@]}"; do
+            _jvmreuse_log "ERROR: ${reasons[i]}"
+            [[ -z ${details[i]} ]] || printf '%s\n' "${details[i]}" >&2
+        done
+        _jvmreuse_log "ERROR: no pool is ready (see $log and the pools' logs); stopping mpirun (pid $JVMREUSE_POOL_PID)"
         jvmreuse_pool_stop now
         return 1
     fi
-    if ! grep -q 'retired 0)' <<<"$status"; then
-        _jvmreuse_log "WARNING: some slots could not start (see $dir/logs):"
-        grep 'retired:' <<<"$status" >&2 || true
+    if ((${#failed[@]} > 0)); then
+        for i in "${!reasons[@]}"; do
+            _jvmreuse_log "WARNING: ${reasons[i]}; asking it to stop, the other pools go on"
+            [[ -z ${details[i]} ]] || printf '%s\n' "${details[i]}" >&2
+        done
+        for i in "${failed[@]}"; do
+            "$JVMREUSE_CLIENT" --socket "${sockets[i]}" stop --now >/dev/null 2>&1 || true
+        done
+        _jvmreuse_log "ready, but $((pools - ${#failed[@]})) of $pools pools only: mpirun pid $JVMREUSE_POOL_PID, logs: $log"
+        return 2
     fi
-    _jvmreuse_log "ready: pid $JVMREUSE_POOL_PID, socket $socket, logs in $dir/logs"
+    if ((pools == 1)); then
+        _jvmreuse_log "ready: pid $JVMREUSE_POOL_PID, socket ${sockets[0]}, logs in $(dirname "${sockets[0]}")/logs"
+    else
+        _jvmreuse_log "ready: $pools pools, mpirun pid $JVMREUSE_POOL_PID (in $pid_file), sockets ${sockets[*]}"
+    fi
 }
 
-# Stops the pool whose mpirun PID is JVMREUSE_POOL_PID (or in the pid file): politely first,
-# then SIGTERM, then SIGKILL to that PID only. A non-empty $1 ends running programs at once.
+# Waits up to $2 tenths of a second until the pool at socket $1 no longer answers.
+_jvmreuse_pool_wait_gone() {
+    local waited=0
+    while _jvmreuse_pool_status "$1" >/dev/null && ((waited < $2)); do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    ! _jvmreuse_pool_status "$1" >/dev/null
+}
+
+# Stops the launch whose mpirun PID is JVMREUSE_POOL_PID (or in the pid file): asks every pool
+# of this host to stop, then SIGTERM, then SIGKILL to that PID only. A non-empty $1 ends running
+# programs at once.
+# A single pool (JVMREUSE_POOLS unset or 1) with no pid file that still answers belongs to a
+# launch of several pools: only that pool is asked to stop; mpirun goes on for the others.
 jvmreuse_pool_stop() {
-    local socket pid waited=0
-    socket=${JVMREUSE_SOCKET:-$(jvmreuse_default_socket)}
-    pid=${JVMREUSE_POOL_PID:-$(cat "$(dirname "$socket")/pool.pid" 2>/dev/null || true)}
+    local sockets=() socket pid_file pid waited=0 pools
+    pools=$(_jvmreuse_pools) || return 1
+    mapfile -t sockets < <(jvmreuse_pool_sockets)
+    pid_file=$(jvmreuse_pool_pid_file) || return 1
+    pid=${JVMREUSE_POOL_PID:-$(cat "$pid_file" 2>/dev/null || true)}
+    if [[ -z $pid ]] && ((pools == 1)) && _jvmreuse_pool_status "${sockets[0]}" >/dev/null; then
+        _jvmreuse_log "${sockets[0]} has no pid file beside it: a pool of a launch of several; stopping this pool only"
+        "$JVMREUSE_CLIENT" --socket "${sockets[0]}" stop ${1:+--now} >/dev/null 2>&1 || true
+        if ! _jvmreuse_pool_wait_gone "${sockets[0]}" 150; then
+            _jvmreuse_log "ERROR: the pool at ${sockets[0]} still answers 15s after it was asked to stop"
+            return 1
+        fi
+        return 0
+    fi
     if [[ -z $pid ]] || ! _jvmreuse_alive "$pid"; then
         return 0
     fi
-    "$JVMREUSE_CLIENT" --socket "$socket" stop ${1:+--now} >/dev/null 2>&1 || true
+    for socket in "${sockets[@]}"; do
+        "$JVMREUSE_CLIENT" --socket "$socket" stop ${1:+--now} >/dev/null 2>&1 || true
+    done
     while _jvmreuse_alive "$pid" && ((waited < 150)); do
         sleep 0.1
         waited=$((waited + 1))
     done
     if _jvmreuse_alive "$pid"; then
-        _jvmreuse_log "pool did not stop within 15s; sending SIGTERM to mpirun (pid $pid)"
+        _jvmreuse_log "pools did not stop within 15s; sending SIGTERM to mpirun (pid $pid)"
         kill -TERM "$pid" 2>/dev/null || true
         sleep 2
         kill -KILL "$pid" 2>/dev/null || true
     fi
     wait "$pid" 2>/dev/null || true
-    rm -f "$(dirname "$socket")/pool.pid"
+    rm -f "$pid_file"
 }

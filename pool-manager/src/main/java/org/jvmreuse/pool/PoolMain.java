@@ -7,6 +7,9 @@ import mpi.MPI;
 import org.jvmreuse.pool.manager.PoolManager;
 import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.MpiTransport;
+import org.jvmreuse.pool.service.ManagerService;
+import org.jvmreuse.pool.service.ServiceDirectory;
+import org.jvmreuse.pool.service.ServicePort;
 import org.jvmreuse.pool.slot.SlotRuntime;
 
 /**
@@ -49,11 +52,15 @@ public final class PoolMain {
                 + ", Java " + Runtime.version());
         Doorbells doorbells = new Doorbells();
         MpiTransport transport = new MpiTransport(MPI.COMM_WORLD, doorbells);
+        ServicePort port = new ServicePort(transport, rank);
+        ManagerService service = topology.isManager(rank)
+                ? ManagerService.start(options.service(), port, topology.host(), topology.poolIndex()) : null;
         try {
+            port.setDirectory(ServiceDirectory.exchange(MPI.COMM_WORLD, service == null ? "" : service.announcement()));
             if (topology.isManager(rank)) {
                 new PoolManager(topology, socket, transport, doorbells).run();
             } else {
-                new SlotRuntime(topology, socket, transport, doorbells, options).run();
+                new SlotRuntime(topology, socket, transport, doorbells, options, port).run();
             }
         } catch (Exception | Error e) {
             // A rank that cannot go on ends the whole launch, with the reason, rather than hang it.
@@ -61,6 +68,10 @@ public final class PoolMain {
             System.err.println("jvmreuse pool (rank " + rank + " on " + topology.host() + "): " + e.getMessage());
             MPI.COMM_WORLD.abort(1);
             return;
+        } finally {
+            if (service != null) {
+                service.stop();
+            }
         }
         MPI.Finalize();
         PoolLog.get().info("rank " + rank + " finished");

@@ -4,21 +4,38 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /** Command-line options of a pool process; every rank of one mpirun gets the same ones. */
 public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, long threadStopMillis,
-                          int warmupRuns, LibraryWarmup libraryWarmup) {
+                          int warmupRuns, LibraryWarmup libraryWarmup, Service service) {
 
     /**
      * A program each slot runs {@code runs} times after the built-in warm-up, with
      * {@code sharedClassPath} shared as a run would share it: the libraries users run with are
      * then loaded and compiled before the first real run (e.g. Hadoop, for its tasks).
      */
-    public record LibraryWarmup(String mainClass, java.util.List<String> sharedClassPath, int runs) { }
+    public record LibraryWarmup(String mainClass, List<String> sharedClassPath, int runs) { }
+
+    /**
+     * A service each Pool Manager process starts (the MPI Shuffle Manager): its class, class path
+     * and options, whose values may hold the same placeholders as {@code --socket}.
+     */
+    public record Service(String className, List<String> classPath, Map<String, String> options) {
+        /** The options of one pool, placeholders filled in. */
+        public Map<String, String> optionsFor(String host, int poolIndex) {
+            Map<String, String> filled = new LinkedHashMap<>();
+            options.forEach((k, v) -> filled.put(k, fill(v, host, poolIndex)));
+            return filled;
+        }
+    }
 
     public static final String USAGE = String.join(System.lineSeparator(),
             "usage: mpirun ... java ... org.jvmreuse.pool.PoolMain [options]",
-            "  --socket PATH            control socket; %h = host name, %i = pool index",
+            "  --socket PATH            control socket; %h = host name, %i = pool index (from 0),",
+            "                           %n = pool number (from 1)",
             "                           (default /tmp/jvmreuse-<uid>/pool.sock, or pool-%i.sock when",
             "                           several pools share a host)",
             "  --log-dir DIR            pool logs (default: <socket dir>/logs)",
@@ -29,7 +46,11 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "                           serves (default 100; 0: none)",
             "  --warmup-main CLASS      then runs CLASS (with --warmup-cp shared, as runs share it)",
             "  --warmup-cp LIBS         the shared class path of those runs (':'-separated)",
-            "  --warmup-main-runs N     how many times (default 10)");
+            "  --warmup-main-runs N     how many times (default 10)",
+            "  --service CLASS          a service each manager process starts (e.g. the MPI Shuffle",
+            "                           Manager, org.jvmreuse.shuffle.server.ShuffleManager)",
+            "  --service-cp CP          its class path (':'-separated; dir/* for the jars in dir)",
+            "  --service-opt KEY=VALUE  an option of the service (repeatable; %h %i %n as in --socket)");
 
     public static PoolOptions parse(String[] args) {
         String socket = null;
@@ -40,6 +61,9 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         String warmupMain = null;
         String warmupCp = null;
         int warmupMainRuns = 10;
+        String service = null;
+        String serviceCp = null;
+        Map<String, String> serviceOptions = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -51,6 +75,16 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 case "--warmup-main" -> warmupMain = value(args, ++i, arg);
                 case "--warmup-cp" -> warmupCp = value(args, ++i, arg);
                 case "--warmup-main-runs" -> warmupMainRuns = number(value(args, ++i, arg), arg, 0);
+                case "--service" -> service = value(args, ++i, arg);
+                case "--service-cp" -> serviceCp = value(args, ++i, arg);
+                case "--service-opt" -> {
+                    String option = value(args, ++i, arg);
+                    int eq = option.indexOf('=');
+                    if (eq < 1) {
+                        throw new IllegalArgumentException("--service-opt needs KEY=VALUE, got '" + option + "'");
+                    }
+                    serviceOptions.put(option.substring(0, eq), option.substring(eq + 1));
+                }
                 default -> throw new IllegalArgumentException("unknown option '" + arg + "'\n" + USAGE);
             }
         }
@@ -61,8 +95,14 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             throw new IllegalArgumentException("--warmup-main and --warmup-cp go together");
         }
         LibraryWarmup library = warmupMain == null ? null
-                : new LibraryWarmup(warmupMain, java.util.List.of(warmupCp.split(":")), warmupMainRuns);
-        return new PoolOptions(socket, logDir, ranksPerPool, threadStop, warmupRuns, library);
+                : new LibraryWarmup(warmupMain, List.of(warmupCp.split(":")), warmupMainRuns);
+        if (service == null && (serviceCp != null || !serviceOptions.isEmpty())) {
+            throw new IllegalArgumentException("--service-cp and --service-opt need --service");
+        }
+        Service serviceSpec = service == null ? null
+                : new Service(service, serviceCp == null ? List.of() : List.of(serviceCp.split(":")),
+                        Map.copyOf(serviceOptions));
+        return new PoolOptions(socket, logDir, ranksPerPool, threadStop, warmupRuns, library, serviceSpec);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -89,18 +129,23 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         String template = socketTemplate;
         if (template == null) {
             template = "/tmp/jvmreuse-" + currentUid() + (sharedHost ? "/pool-%i.sock" : "/pool.sock");
-        } else if (sharedHost && !template.contains("%i")) {
+        } else if (sharedHost && !template.contains("%i") && !template.contains("%n")) {
             throw new IllegalArgumentException("several pools run on host " + host
-                    + " and would share the socket " + template + "; put %i in --socket");
+                    + " and would share the socket " + template + "; put %i or %n in --socket");
         }
-        return Path.of(template.replace("%h", host).replace("%i", Integer.toString(poolIndex)));
+        return Path.of(fill(template, host, poolIndex));
+    }
+
+    static String fill(String template, String host, int poolIndex) {
+        return template.replace("%h", host).replace("%i", Integer.toString(poolIndex))
+                .replace("%n", Integer.toString(poolIndex + 1));
     }
 
     public Path logDir(Path socket, String host, int poolIndex) {
         if (logDirTemplate == null) {
             return socket.getParent().resolve("logs");
         }
-        return Path.of(logDirTemplate.replace("%h", host).replace("%i", Integer.toString(poolIndex)));
+        return Path.of(fill(logDirTemplate, host, poolIndex));
     }
 
     public static int currentUid() {

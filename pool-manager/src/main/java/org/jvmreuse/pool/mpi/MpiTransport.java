@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
 import mpi.Comm;
 import org.jvmreuse.pool.PoolLog;
 import mpi.MPI;
@@ -20,7 +21,10 @@ import mpi.Status;
  * sending to each other at once cannot deadlock. Polling is tight only while sends are in
  * flight (a large message needs rendezvous round trips) and briefly after a wake-up; otherwise
  * the thread sleeps on its {@link Doorbells}, which peers on the same host ring after sending.
- * Messages from peers without a doorbell are still found by the periodic poll.
+ * Messages from peers without a doorbell are still found by the periodic poll. Service messages
+ * ({@link Tags#SERVICE}: shuffle requests and data, between any two ranks of the launch) go to
+ * the service receiver; for a while after one, the loop polls briskly, since they come from
+ * other nodes' processes, which have no doorbell here.
  */
 public final class MpiTransport {
     /** Receives every message; called on the communication thread, so it must not block. */
@@ -44,11 +48,16 @@ public final class MpiTransport {
     private static final long HOT_WINDOW_NANOS = 300_000;
     private static final long IDLE_POLL_MILLIS = 1;
     private static final long DOORBELL_POLL_MILLIS = 50;
+    private static final long SERVICE_PARK_NANOS = 50_000;
+    private static final long SERVICE_WINDOW_NANOS = 200_000_000;
 
     private final Comm comm;
     private final Doorbells doorbells;
     private final ConcurrentLinkedQueue<Outgoing> outbox = new ConcurrentLinkedQueue<>();
     private final List<InFlight> inFlight = new ArrayList<>();
+    private final DirectBuffers buffers = new DirectBuffers();
+    private volatile BiConsumer<Integer, byte[]> serviceReceiver;
+    private volatile long lastService = System.nanoTime() - SERVICE_WINDOW_NANOS;
     private volatile Thread commThread;
     private volatile boolean running = true;
 
@@ -60,6 +69,11 @@ public final class MpiTransport {
     public void send(int dest, int tag, byte[] payload) {
         outbox.add(new Outgoing(dest, tag, payload));
         wake();
+    }
+
+    /** Who gets {@link Tags#SERVICE} messages (called on the communication thread; must not block). */
+    public void setServiceReceiver(BiConsumer<Integer, byte[]> receiver) {
+        this.serviceReceiver = receiver;
     }
 
     /** Ends {@link #run} once everything queued has been sent. */
@@ -84,6 +98,8 @@ public final class MpiTransport {
                 lastTraffic = now;
             } else if (!inFlight.isEmpty() || now - lastTraffic < HOT_WINDOW_NANOS) {
                 LockSupport.parkNanos(HOT_PARK_NANOS);
+            } else if (now - lastService < SERVICE_WINDOW_NANOS) {
+                LockSupport.parkNanos(SERVICE_PARK_NANOS);
             } else {
                 doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS, handler::onPeerLost);
                 lastTraffic = System.nanoTime();
@@ -94,9 +110,12 @@ public final class MpiTransport {
     private boolean startSends() throws MPIException {
         boolean any = false;
         for (Outgoing out; (out = outbox.poll()) != null; any = true) {
-            ByteBuffer buffer = ByteBuffer.allocateDirect(Math.max(1, out.payload.length));
+            ByteBuffer buffer = buffers.take(out.payload.length);
             buffer.put(out.payload).flip();
             inFlight.add(new InFlight(comm.iSend(buffer, out.payload.length, MPI.BYTE, out.dest, out.tag), buffer));
+            if (out.tag == Tags.SERVICE) {
+                lastService = System.nanoTime();
+            }
             doorbells.ring(out.dest);
         }
         return any;
@@ -106,7 +125,7 @@ public final class MpiTransport {
         int before = inFlight.size();
         for (int i = inFlight.size() - 1; i >= 0; i--) {
             if (inFlight.get(i).request.test()) {
-                inFlight.remove(i);
+                buffers.give(inFlight.remove(i).buffer);
             }
         }
         return inFlight.size() != before;
@@ -121,11 +140,25 @@ public final class MpiTransport {
         byte[] payload = new byte[count];
         comm.recv(payload, count, MPI.BYTE, status.getSource(), status.getTag());
         try {
+            if (status.getTag() == Tags.SERVICE) {
+                lastService = System.nanoTime();
+                deliverService(status.getSource(), payload);
+                return true;
+            }
             handler.onMessage(status.getSource(), status.getTag(), payload);
         } catch (Exception e) {
             PoolLog.get().error("handling MPI message with tag " + status.getTag() + " from rank "
                     + status.getSource() + " failed", e);
         }
         return true;
+    }
+
+    private void deliverService(int source, byte[] payload) {
+        BiConsumer<Integer, byte[]> receiver = serviceReceiver;
+        if (receiver == null) {
+            PoolLog.get().warn("dropping a service message from rank " + source + ": nothing here receives them");
+        } else {
+            receiver.accept(source, payload);
+        }
     }
 }

@@ -21,6 +21,11 @@ public final class Tags {
     public static final int RETIRE = 7;
     /** manager to slot: leave the MPI loop. */
     public static final int SHUTDOWN = 8;
+    /**
+     * any rank to any rank: a message of a service (the MPI shuffle's requests and data); the
+     * pool only carries it (see docs/protocol.md, "Services").
+     */
+    public static final int SERVICE = 9;
 
     private Tags() {
     }

@@ -7,11 +7,14 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URL;
+import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
+import org.jvmreuse.pool.service.ServicePort;
 
 /**
  * Resets that a shared library brings for its own statics, found through the resource
@@ -20,6 +23,8 @@ import java.util.function.BiConsumer;
  * {@code public static void afterRun(boolean exitHooks)}. Only JDK types cross between pool and
  * library, so the library needs no pool classes. The classes are initialised when the shared
  * loader is created, outside any run, so what their initialisers register belongs to the slot.
+ * A class may also have {@code public static void attach(Map<String,Object> port)}: it is called
+ * once then, with the slot's {@link ServicePort} (how the MPI shuffle reaches the slot's MPI).
  */
 final class RunHooks {
     static final String RESOURCE = "META-INF/jvmreuse/run-hooks";
@@ -34,7 +39,7 @@ final class RunHooks {
     }
 
     /** The hooks a shared loader declares; a declared class that is not usable is an error. */
-    static RunHooks of(ClassLoader shared) throws IOException {
+    static RunHooks of(ClassLoader shared, ServicePort port) throws IOException {
         List<Method> before = new ArrayList<>();
         List<Method> after = new ArrayList<>();
         for (URL list : Collections.list(shared.getResources(RESOURCE))) {
@@ -47,14 +52,32 @@ final class RunHooks {
                 }
                 before.add(staticMethod(hooks, "beforeRun", BiConsumer.class));
                 after.add(staticMethod(hooks, "afterRun", boolean.class));
+                attach(hooks, port);
             }
         }
         return before.isEmpty() ? NONE : new RunHooks(List.copyOf(before), List.copyOf(after));
     }
 
+    private static void attach(Class<?> hooks, ServicePort port) throws IOException {
+        Method attach;
+        try {
+            attach = hooks.getMethod("attach", Map.class);
+        } catch (NoSuchMethodException e) {
+            return;
+        }
+        if (!Modifier.isStatic(attach.getModifiers())) {
+            throw new IOException("run hook class " + hooks.getName() + ": attach(Map) must be static");
+        }
+        call(attach, hooks.getClassLoader(), port.asMap(Map.of()));
+    }
+
     private static List<String> classNames(URL list) throws IOException {
         List<String> names = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(list.openStream(), StandardCharsets.UTF_8))) {
+        // Not through the JDK's cache of open jar files: a jar rebuilt since it was cached would
+        // read as corrupt, where a fresh open sees the new jar (and the slot's new shared loader).
+        URLConnection connection = list.openConnection();
+        connection.setUseCaches(false);
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = in.readLine()) != null; ) {
                 String name = line.replaceFirst("#.*", "").strip();
                 if (!name.isEmpty()) {

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.jvmreuse.pool.ClassPathKey;
 import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.service.ServicePort;
 
 /**
  * The slot's loaders of shared (library) class path entries, kept across runs: a run that names
@@ -18,6 +19,7 @@ import org.jvmreuse.pool.PoolLog;
  * is the paper's split: Hadoop's classes stay, the job's are reloaded. Statics of shared classes
  * survive between such runs, so only libraries whose state is reset (by their {@link RunHooks})
  * or harmless belong here. The least recently used loader beyond {@link #CAPACITY} is closed.
+ * A library's hook classes may also attach to the slot's {@link ServicePort} (its MPI).
  */
 final class SharedLoaders {
     private static final int CAPACITY = 2;
@@ -27,6 +29,11 @@ final class SharedLoaders {
     record SharedLibrary(ClassLoader loader, RunHooks hooks) { }
 
     private final Map<String, SharedLibrary> byKey = new LinkedHashMap<>(4, 0.75f, true);
+    private final ServicePort port;
+
+    SharedLoaders(ServicePort port) {
+        this.port = port;
+    }
 
     SharedLibrary forEntries(List<String> shared) throws IOException {
         if (shared.isEmpty()) {
@@ -37,7 +44,7 @@ final class SharedLoaders {
         if (library == null) {
             TaskClassLoader loader = new TaskClassLoader(shared, ClassLoader.getPlatformClassLoader());
             try {
-                library = new SharedLibrary(loader, RunHooks.of(loader));
+                library = new SharedLibrary(loader, RunHooks.of(loader, port));
             } catch (IOException | RuntimeException e) {
                 close(loader);
                 throw e;

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
 import org.jvmreuse.pool.mpi.MpiTransport;
+import org.jvmreuse.pool.service.ServicePort;
 
 /** The per-process state a slot lends to each run and takes back afterwards. */
 final class SlotContext {
@@ -18,7 +19,7 @@ final class SlotContext {
     final WorkingDirectory workingDirectory = new WorkingDirectory();
     final ShutdownHooks shutdownHooks = new ShutdownHooks();
     final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup());
-    final SharedLoaders sharedLoaders = new SharedLoaders();
+    final SharedLoaders sharedLoaders;
     final TaskThreadGroup taskGroup = new TaskThreadGroup(Thread.currentThread().getThreadGroup());
     /** Open files of the idle slot, the baseline for what a run leaves open; set after the warm-up. */
     Map<Integer, String> idleFiles = Map.of();
@@ -27,7 +28,8 @@ final class SlotContext {
     private final Locale slotLocale = Locale.getDefault();
     private final TimeZone slotTimeZone = TimeZone.getDefault();
 
-    SlotContext(MpiTransport transport, int managerRank, long threadStopMillis) throws IOException {
+    SlotContext(MpiTransport transport, int managerRank, long threadStopMillis, ServicePort port) throws IOException {
+        this.sharedLoaders = new SharedLoaders(port);
         this.transport = transport;
         this.managerRank = managerRank;
         this.threadStopMillis = threadStopMillis;

@@ -26,6 +26,7 @@ import org.jvmreuse.pool.mpi.Wire;
 import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.protocol.FrameChannel;
 import org.jvmreuse.pool.protocol.RunSpec;
+import org.jvmreuse.pool.service.ServicePort;
 
 /**
  * A slot: a warm JVM that runs one program at a time for its Pool Manager. The MPI thread only
@@ -41,13 +42,15 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final long threadStopMillis;
     private final int warmupRuns;
     private final PoolOptions.LibraryWarmup libraryWarmup;
+    private final ServicePort port;
     private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>();
     /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private SlotContext context;
 
     public SlotRuntime(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells,
-                       PoolOptions options) {
+                       PoolOptions options, ServicePort port) {
+        this.port = port;
         this.warmupRuns = options.warmupRuns();
         this.libraryWarmup = options.libraryWarmup();
         this.socket = socket;
@@ -59,7 +62,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
 
     public void run() throws Exception {
         try {
-            context = new SlotContext(transport, managerRank, threadStopMillis);
+            context = new SlotContext(transport, managerRank, threadStopMillis, port);
             ExitHook.install(context.exitTrap);
             connectDoorbell(); // before the warm-up, which ends with the baseline of open files
             warmUp();

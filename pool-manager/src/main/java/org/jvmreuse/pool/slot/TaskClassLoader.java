@@ -15,12 +15,12 @@ import java.util.List;
  * loaded and compiled; its parent is the platform loader (the program sees the JDK, none of the
  * pool's classes) or the slot's cached loader of the run's shared entries.
  */
-final class TaskClassLoader extends URLClassLoader {
+public final class TaskClassLoader extends URLClassLoader {
     static {
         registerAsParallelCapable();
     }
 
-    TaskClassLoader(List<String> classPath, ClassLoader parent) {
+    public TaskClassLoader(List<String> classPath, ClassLoader parent) {
         super(urls(classPath), parent);
     }
 

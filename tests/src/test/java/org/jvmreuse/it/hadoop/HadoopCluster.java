@@ -14,8 +14,9 @@ import org.jvmreuse.it.Pool.Result;
 
 /**
  * A real one-machine Hadoop cluster for a test (ResourceManager, JobHistoryServer, NodeManagers
- * and, in pool mode, one pool under mpirun per NodeManager), brought up and torn down with
- * job-scripts/bin/jvmreuse-cluster; jobs are submitted with the cluster's own client wrappers.
+ * and, in pool mode, one pool per NodeManager, all of them ranks of one mpirun), brought up and
+ * torn down with job-scripts/bin/jvmreuse-cluster; jobs are submitted with the cluster's own
+ * client wrappers.
  */
 public final class HadoopCluster implements AutoCloseable {
     public static final Path LIB = Pool.REPO.resolve("hadoop-patch/target/hadoop/lib");
@@ -127,10 +128,15 @@ public final class HadoopCluster implements AutoCloseable {
         return Files.createDirectories(dir.resolve("data").resolve(name));
     }
 
+    /** The PID of the mpirun that runs all the cluster's pools (NodeManager {@code nodeManager}'s among them). */
     public long mpirunPid(int nodeManager) throws IOException {
-        return Long.parseLong(Files.readString(socket(nodeManager).resolveSibling("pool.pid")).trim());
+        return Long.parseLong(Files.readString(dir.resolve("pools.pid")).trim());
     }
 
+    /**
+     * Stops the pool of NodeManager {@code nodeManager} only (its manager and slots): the pools'
+     * mpirun goes on for the other NodeManagers' pools.
+     */
     public Result stopPool(int nodeManager) throws Exception {
         return Pool.exec(List.of(Pool.REPO.resolve("job-scripts/bin/jvmreuse-pool").toString(), "stop",
                 "--socket", socket(nodeManager).toString()), Map.of(), null, 120);
@@ -145,6 +151,10 @@ public final class HadoopCluster implements AutoCloseable {
         List<Long> left = processesUnder(dir);
         if (!left.isEmpty()) {
             throw new IllegalStateException("processes left after stop: " + left);
+        }
+        if (System.getenv("JVMREUSE_IT_KEEP") != null) {
+            System.err.println("JVMREUSE_IT_KEEP: the cluster's files are kept in " + dir);
+            return;
         }
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

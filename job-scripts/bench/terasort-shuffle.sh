@@ -1,0 +1,435 @@
+#!/usr/bin/env bash
+# terasort-shuffle.sh -- Hadoop's stock HTTP shuffle against the MPI shuffle, side by side on one
+# real one-machine cluster (2 NodeManagers, task containers in JVM Reuse pool slots for every
+# variant, the pools' MPI Shuffle Manager running throughout): a TeraSort of SIZE with
+#   http            the stock shuffle (Fetcher threads against the NodeManagers' ShuffleHandler);
+#   mpi-blocking    the reduce-side plug-in org.jvmreuse.shuffle.reduce.MpiShuffle, jvmreuse.shuffle.mode=blocking;
+#   mpi-concurrent  the same plug-in, jvmreuse.shuffle.mode=concurrent;
+# each with mapreduce.reduce.shuffle.parallelcopies = 1 and = 5, interleaved over ROUNDS. One
+# teragen makes the input of every sort; every sort's output is checked with teravalidate (and
+# all checksums must agree) and then deleted. Per job, from the JobHistoryServer's REST API:
+# the job's finishTime - startTime, each reducer's shuffle phase (shuffleFinishTime - startTime
+# of its successful attempt; mean and max over reducers), the counter REDUCE_SHUFFLE_BYTES and the
+# plug-in's counter group org.jvmreuse.shuffle.MpiShuffle (MPI_MAPS, HTTP_MAPS, MPI_BYTES) when
+# present. MpiBandwidth (1 MiB messages, non-blocking, 2 ranks) gives the raw MPI ceiling of the
+# machine, measured with the cluster up but idle before the first and after the last job, 3 timed
+# runs each; the best run counts (on a machine shared with other work, a busy moment only lowers
+# a reading).
+# Prints a table (medians over the counted rounds) and writes every number to OUT as CSV.
+#
+# Reducers start only when every map is done (mapreduce.job.reduce.slowstart.completedmaps=1.0,
+# SLOWSTART), so a shuffle phase is fetching and merging, not waiting for maps; no speculative
+# attempts (they would compete with the measured ones). A first round that is not counted
+# (WARMUP=1) warms the pool slots' JIT for both shuffles: without it, the jobs of a cold cluster
+# get faster one after the other (average map time 9.4 s in the first sort of 100 MB, 1.1 s in
+# the sixth), which would favour whichever variant runs last.
+# Shuffle throughput = REDUCE_SHUFFLE_BYTES / 10^6 / (mean shuffle phase in s): the data all
+# reducers fetched over the time a reducer took, MB = 10^6 bytes as in MpiBandwidth.
+#
+# Settings: SIZE (default 1G: 10,000,000 rows of 100 bytes; decimal K/M/G/T suffixes or bytes),
+#           VARIANTS (default "http mpi-blocking mpi-concurrent"), COPIES (default "1 5", the
+#           parallelcopies values), ROUNDS (default 1 counted round; medians when > 1), WARMUP
+#           (default 1 uncounted round first: the same sorts, validated too), REDUCES (default 4),
+#           MAPS (teragen's maps, default 8), SLOWSTART (default 1.0), NODEMANAGERS (default 2),
+#           MPI_SHUFFLE (default 1; 0 starts the pools with --no-mpi-shuffle, only for VARIANTS
+#           without mpi-*), JOB_TIMEOUT (default 3600 s per Hadoop job, then the benchmark fails),
+#           OUT (default build/bench/terasort-shuffle.csv), TMPDIR (where the cluster dir and the
+#           data go), KEEP=1 keeps the cluster dir.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=job-scripts/lib/pool.sh
+source "$repo/job-scripts/lib/pool.sh"
+
+size_spec=${SIZE:-1G}
+read -r -a variants <<<"${VARIANTS:-http mpi-blocking mpi-concurrent}"
+read -r -a copies <<<"${COPIES:-1 5}"
+rounds=${ROUNDS:-1}
+warmup=${WARMUP:-1}
+reduces=${REDUCES:-4}
+gen_maps=${MAPS:-8}
+slowstart=${SLOWSTART:-1.0}
+nodemanagers=${NODEMANAGERS:-2}
+mpi_shuffle=${MPI_SHUFFLE:-1}
+job_timeout=${JOB_TIMEOUT:-3600}
+out_csv=${OUT:-$repo/build/bench/terasort-shuffle.csv}
+examples=$repo/hadoop-patch/target/hadoop/lib/hadoop-mapreduce-examples-2.2.0.jar
+plugin_class=org.jvmreuse.shuffle.reduce.MpiShuffle
+cluster=$repo/job-scripts/bin/jvmreuse-cluster
+dir=
+
+log() { printf '[terasort-shuffle] %s\n' "$*" >&2; }
+die() {
+    log "ERROR: $*"
+    exit 1
+}
+
+cleanup() {
+    if [[ -n $dir ]]; then
+        "$cluster" stop --dir "$dir" >/dev/null 2>&1 || true
+        if [[ -z ${KEEP:-} ]]; then
+            rm -rf "$dir"
+        else
+            log "kept $dir"
+        fi
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- settings ------------------------------------------------------------------------------
+
+# Bytes of a size with an optional decimal suffix (TeraGen's sizes are decimal: 1G = 10^7 rows).
+bytes_of() {
+    local n=${1%%[KkMmGgTt]*} suffix=${1##*[0-9]} mult=1
+    suffix=${suffix%[Bb]}
+    [[ $n =~ ^[0-9]+$ && ${n}${suffix} == "${1%[Bb]}" ]] || return 1
+    case $suffix in
+        '') ;;
+        [Kk]) mult=1000 ;;
+        [Mm]) mult=1000000 ;;
+        [Gg]) mult=1000000000 ;;
+        [Tt]) mult=1000000000000 ;;
+        *) return 1 ;;
+    esac
+    printf '%s' $((n * mult))
+}
+
+size_bytes=$(bytes_of "$size_spec") || die "SIZE=$size_spec: give bytes or a number with K, M, G or T (decimal)"
+rows=$((size_bytes / 100))
+((rows > 0)) || die "SIZE=$size_spec is less than one 100-byte row"
+for v in rounds warmup reduces gen_maps nodemanagers job_timeout; do
+    [[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a whole number (got ${!v})"
+done
+((rounds >= 1 && reduces >= 1 && gen_maps >= 1 && nodemanagers >= 1)) || die "ROUNDS, REDUCES, MAPS, NODEMANAGERS must be >= 1"
+((${#variants[@]} > 0 && ${#copies[@]} > 0)) || die "VARIANTS and COPIES must not be empty"
+any_mpi=
+for v in "${variants[@]}"; do
+    case $v in
+        http) ;;
+        mpi-blocking | mpi-concurrent) any_mpi=1 ;;
+        *) die "unknown variant $v (known: http mpi-blocking mpi-concurrent)" ;;
+    esac
+done
+for c in "${copies[@]}"; do
+    [[ $c =~ ^[1-9][0-9]*$ ]] || die "COPIES: $c is not a whole number >= 1"
+done
+cluster_opts=(--pool --nodemanagers "$nodemanagers")
+case $mpi_shuffle in
+    1) ;;
+    0)
+        [[ -z $any_mpi ]] || die "MPI_SHUFFLE=0 runs no Shuffle Manager: VARIANTS must not name mpi-* variants"
+        cluster_opts+=(--no-mpi-shuffle)
+        ;;
+    *) die "MPI_SHUFFLE must be 0 or 1" ;;
+esac
+cluster_help=$("$cluster" --help 2>&1 || true)
+if [[ $cluster_help != *--no-mpi-shuffle* ]]; then
+    die "this jvmreuse-cluster has no MPI shuffle options (--mpi-shuffle/--no-mpi-shuffle): update the checkout"
+fi
+
+# --- tools: a JSON reader and the build --------------------------------------------------
+
+# json_flat FILE prints one "path<TAB>value" line per scalar of the JSON in FILE (path elements
+# joined by dots, array indices as numbers), with jq if installed, else python3.
+if command -v jq >/dev/null 2>&1; then
+    json_flat() { jq -r 'tostream | select(length == 2) | select(.[1] | type | . != "object" and . != "array" and . != "null") | [(.[0] | map(tostring) | join(".")), (.[1] | tostring)] | @tsv' "$1"; }
+elif command -v python3 >/dev/null 2>&1; then
+    json_flat() {
+        python3 -c '
+import json, sys
+def walk(path, v):
+    if isinstance(v, dict):
+        for k, x in v.items(): walk(path + [str(k)], x)
+    elif isinstance(v, list):
+        for i, x in enumerate(v): walk(path + [str(i)], x)
+    elif isinstance(v, bool):
+        print(".".join(path) + "\t" + str(v).lower())
+    elif v is not None:
+        print(".".join(path) + "\t" + str(int(v) if isinstance(v, float) and v.is_integer() else v))
+walk([], json.load(open(sys.argv[1])))' "$1"
+    }
+elif [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    log "neither jq nor python3 is installed: installing jq"
+    apt-get -q=2 update >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive apt-get -q=2 install -y --no-install-recommends jq >/dev/null || die "apt-get install jq failed"
+    hash -r
+    json_flat() { jq -r 'tostream | select(length == 2) | select(.[1] | type | . != "object" and . != "array" and . != "null") | [(.[0] | map(tostring) | join(".")), (.[1] | tostring)] | @tsv' "$1"; }
+else
+    die "reading the JobHistoryServer's JSON needs jq or python3: install one (as root: apt-get install jq)"
+fi
+command -v curl >/dev/null 2>&1 || die "curl is missing (as root: apt-get install curl)"
+
+jvmreuse_load_build "$repo"
+java=$(jvmreuse_java) || die "no java found: set JAVA_HOME"
+[[ -f $examples ]] || die "$examples is missing: run job-scripts/setup.sh"
+shuffle_jar=$(find "$repo/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' ! -name '*-sources.jar' 2>/dev/null | head -n 1)
+shuffle_classes=
+if [[ -n $shuffle_jar ]]; then
+    shuffle_classes=$("$(dirname "$(readlink -f "$java")")/jar" tf "$shuffle_jar" 2>/dev/null || true)
+fi
+if ! grep -qx 'org/jvmreuse/shuffle/bench/MpiBandwidth.class' <<<"$shuffle_classes"; then
+    die "the mpi-shuffle jar with MpiBandwidth is missing: cd $repo && mvn -q -o install -DskipTests -pl mpi-shuffle -am"
+fi
+if [[ -n $any_mpi ]] && ! grep -qx "${plugin_class//.//}.class" <<<"$shuffle_classes"; then
+    die "$shuffle_jar has no $plugin_class: the MPI variants need the reduce-side plug-in (or set VARIANTS=http)"
+fi
+
+# --- disk ----------------------------------------------------------------------------------
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/jvmreuse-bench-terasort.XXXXXX")
+# input, map outputs (NodeManager local dirs) and one sort's output exist at once
+need=$((size_bytes * 3))
+avail=$(df -PB1 "$dir" | awk 'NR == 2 { print $4 }')
+if ((avail < need)); then
+    die "not enough disk in $(df -P "$dir" | awk 'NR == 2 { print $6 }') for SIZE=$size_spec: need 3 x SIZE =" \
+        "$((need / 1000000)) MB (input, map outputs and one sort's output at once), $((avail / 1000000)) MB free." \
+        "Choose a smaller SIZE or point TMPDIR at a bigger file system."
+fi
+mkdir -p "$(dirname "$out_csv")"
+
+# --- the raw MPI ceiling -------------------------------------------------------------------
+
+# MpiBandwidth under its own mpirun, 2 ranks: 1 MiB messages, non-blocking, the best of 3 timed
+# runs (interference only lowers a reading); prints MB/s, its output goes to $dir/mpi-bandwidth-$1.log.
+mpi_bandwidth() {
+    local cmd=("$MPIRUN") output
+    if [[ $EUID -eq 0 ]]; then
+        cmd+=(--allow-run-as-root)
+    fi
+    cmd+=(--oversubscribe --stdin none -np 2 "$repo/job-scripts/lib/exec-jvm" "$java"
+        "-Djava.library.path=$MPI_JAVA_LIBDIR" -cp "$shuffle_jar:$MPI_JAVA_JAR"
+        org.jvmreuse.shuffle.bench.MpiBandwidth --size 1048576 --mode nonblocking --repeat 3)
+    if ! output=$("${cmd[@]}" 2>&1); then
+        printf '%s\n' "$output" | tail -n 20 >&2
+        die "MpiBandwidth failed: ${cmd[*]}"
+    fi
+    printf '%s\n' "$output" >"$dir/mpi-bandwidth-$1.log"
+    printf '%s\n' "$output" | sed -n 's/^bandwidth mode=nonblocking .* best=\([0-9.]*\).*/\1/p'
+}
+
+# Measures the raw MPI bandwidth ($1: before|after the jobs) into the CSV; ceiling = the highest
+# reading so far, ceiling_loads = the load averages of the readings.
+ceiling=0 ceiling_loads=
+mpi_ceiling() {
+    local when=$1 load mbps
+    load=$(cut -d ' ' -f 1 /proc/loadavg)
+    log "raw MPI bandwidth $when the jobs (MpiBandwidth, 1 MiB, non-blocking, 2 ranks; load average $load)"
+    mbps=$(mpi_bandwidth "$when")
+    [[ $mbps =~ ^[0-9.]+$ ]] || die "no bandwidth line in MpiBandwidth's output ($dir/mpi-bandwidth-$when.log)"
+    log "raw MPI bandwidth $when the jobs: $mbps MB/s"
+    printf '0,raw-mpi-bandwidth,,%s,,,,,,,,%s,,,,,%s\n' "$when" "$mbps" "$load" >>"$out_csv"
+    ceiling=$(awk -v a="$ceiling" -v b="$mbps" 'BEGIN { print (b > a) ? b : a }')
+    ceiling_loads+="${ceiling_loads:+; }$when: $mbps MB/s at load $load"
+}
+
+# --- the cluster and the jobs ----------------------------------------------------------------
+
+"$cluster" start --dir "$dir" "${cluster_opts[@]}"
+# shellcheck source=/dev/null
+source "$dir/env.sh"
+jhs_port=$(sed -n 's/^PORT_jhs_web=//p' "$dir/cluster.env")
+[[ $jhs_port =~ ^[0-9]+$ ]] || die "no JobHistory web port in $dir/cluster.env"
+jhs=http://127.0.0.1:$jhs_port/ws/v1/history/mapreduce
+mkdir -p "$dir/data" "$dir/jobs"
+
+# Runs `hadoop jar examples ARGS...` with its output in $dir/jobs/$1.log; prints the job id.
+run_example() {
+    local name=$1 log=$dir/jobs/$1.log job
+    shift
+    if ! timeout "$job_timeout" hadoop jar "$examples" "$@" >"$log" 2>&1; then
+        log "ERROR: $name failed or took more than JOB_TIMEOUT=$job_timeout s; the end of its output ($log):"
+        tail -n 30 "$log" >&2
+        exit 1
+    fi
+    job=$(grep -o 'Running job: job_[0-9_]*' "$log" | head -n 1 | awk '{ print $3 }')
+    [[ -n $job ]] || die "no job id in $log"
+    printf '%s' "$job"
+}
+
+# Fetches $jhs/$1 into file $2, retrying while the JobHistoryServer does not know the job yet
+# (it finds a job once the AppMaster has written its history file: seconds after the client).
+jhs_get() {
+    local tries=0
+    until curl -sf -H 'Accept: application/json' "$jhs/$1" -o "$2"; do
+        if ((++tries > 60)); then
+            die "the JobHistoryServer did not answer $jhs/$1 within 60 s"
+        fi
+        sleep 1
+    done
+}
+
+# Prints "total_ms shuffle_mean_ms shuffle_max_ms reducers shuffle_bytes mpi_maps http_maps mpi_bytes maps"
+# of job $1 from the JobHistoryServer ("-" for a counter that is not there).
+job_stats() {
+    local job=$1 jd=$dir/jobs/$1 task state
+    mkdir -p "$jd"
+    jhs_get "jobs/$job" "$jd/job.json"
+    state=$(json_flat "$jd/job.json" | awk -F '\t' '$1 == "job.state" { print $2 }')
+    [[ $state == SUCCEEDED ]] || die "job $job: state ${state:-unknown} in the JobHistoryServer"
+    jhs_get "jobs/$job/counters" "$jd/counters.json"
+    jhs_get "jobs/$job/tasks?type=r" "$jd/tasks.json"
+    : >"$jd/shuffle.ms"
+    for task in $(json_flat "$jd/tasks.json" | awk -F '\t' '$1 ~ /^tasks\.task\.[0-9]+\.id$/ { print $2 }'); do
+        jhs_get "jobs/$job/tasks/$task/attempts" "$jd/$task.json"
+        json_flat "$jd/$task.json" | awk -F '\t' '
+            { split($1, p, "."); i = p[3]; f = p[4] }
+            f == "state" { st[i] = $2 } f == "startTime" { s[i] = $2 } f == "shuffleFinishTime" { e[i] = $2 }
+            END { for (i in st) if (st[i] == "SUCCEEDED") print e[i] - s[i] }' >>"$jd/shuffle.ms"
+    done
+    [[ -s $jd/shuffle.ms ]] || die "job $job: no successful reduce attempt in the JobHistoryServer"
+    {
+        json_flat "$jd/job.json" | awk -F '\t' '$1 == "job.startTime" { print "start", $2 } $1 == "job.finishTime" { print "finish", $2 }
+            $1 == "job.mapsTotal" { print "maps", $2 }'
+        json_flat "$jd/counters.json" | awk -F '\t' '
+            $1 ~ /\.counterGroupName$/ { split($1, p, "."); group[p[3]] = $2 }
+            $1 ~ /\.counter\.[0-9]+\.name$/ { split($1, p, "."); name[p[3] "." p[5]] = $2 }
+            $1 ~ /\.counter\.[0-9]+\.totalCounterValue$/ { split($1, p, "."); value[p[3] "." p[5]] = $2 }
+            END { for (k in name) { split(k, p, "."); print "counter", group[p[1]] "::" name[k], value[k] } }'
+        awk '{ print "shuffle", $1 }' "$jd/shuffle.ms"
+    } | awk '
+        $1 == "start" { start = $2 } $1 == "finish" { finish = $2 } $1 == "maps" { maps = $2 }
+        $1 == "shuffle" { n++; sum += $2; if ($2 > max) max = $2 }
+        $1 == "counter" { c[$2] = $3 }
+        function get(k) { return (k in c) ? c[k] : "-" }
+        END {
+            printf "%d %.0f %d %d %s %s %s %s %d\n", finish - start, sum / n, max, n,
+                get("org.apache.hadoop.mapreduce.TaskCounter::REDUCE_SHUFFLE_BYTES"),
+                get("org.jvmreuse.shuffle.MpiShuffle::MPI_MAPS"), get("org.jvmreuse.shuffle.MpiShuffle::HTTP_MAPS"),
+                get("org.jvmreuse.shuffle.MpiShuffle::MPI_BYTES"), maps
+        }'
+}
+
+# Checks a sort's output with teravalidate: no error records, and the same checksum as every
+# other sort of the same input. Sets checksum.
+first_checksum=
+validate() {
+    local name=$1 output=$2 report=$dir/data/validate-$1 sum
+    sum=$(run_example "validate-$name" teravalidate "$output" "$report")
+    if grep -qv '^checksum' "$report"/part-*; then
+        log "ERROR: teravalidate found errors in the output of $name:"
+        grep -v '^checksum' "$report"/part-* | head -n 10 >&2
+        exit 1
+    fi
+    sum=$(awk '$1 == "checksum" { print $2 }' "$report"/part-*)
+    [[ -n $sum ]] || die "teravalidate of $name wrote no checksum ($report)"
+    if [[ -n $first_checksum && $sum != "$first_checksum" ]]; then
+        die "the output of $name has checksum $sum, the first sort had $first_checksum: rows were lost or changed"
+    fi
+    first_checksum=$sum checksum=$sum
+    rm -rf "$report"
+}
+
+# Runs one sort: $1 variant, $2 parallelcopies, $3 round (<= 0: warm-up, not recorded).
+run_sort() {
+    local variant=$1 pc=$2 round=$3 name output job start end stats load
+    local opts=(-Dmapreduce.job.reduces="$reduces" -Dmapreduce.terasort.simplepartitioner=true
+        -Dmapreduce.reduce.shuffle.parallelcopies="$pc" -Dmapreduce.job.reduce.slowstart.completedmaps="$slowstart"
+        -Dmapreduce.map.speculative=false -Dmapreduce.reduce.speculative=false)
+    case $variant in
+        mpi-blocking) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=blocking) ;;
+        mpi-concurrent) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent) ;;
+    esac
+    name=sort-$variant-pc$pc-r$round
+    output=$dir/data/$name
+    load=$(cut -d ' ' -f 1 /proc/loadavg)
+    start=$EPOCHREALTIME
+    job=$(run_example "$name" terasort "${opts[@]}" "$dir/data/in" "$output")
+    end=$EPOCHREALTIME
+    validate "$name" "$output"
+    rm -rf "$output"
+    stats=$(job_stats "$job")
+    # shellcheck disable=SC2086 # stats is a list of 9 words
+    set -- $stats
+    log "round $round, $variant, parallelcopies $pc: $job total $(awk -v t="$1" 'BEGIN { printf "%.1f", t / 1000 }') s," \
+        "shuffle mean $(awk -v t="$2" 'BEGIN { printf "%.1f", t / 1000 }') s max $(awk -v t="$3" 'BEGIN { printf "%.1f", t / 1000 }') s," \
+        "REDUCE_SHUFFLE_BYTES $5, MPI_MAPS $6 HTTP_MAPS $7 MPI_BYTES $8, valid (checksum $checksum)"
+    if ((round > 0)); then
+        awk -v r="$round" -v v="$variant" -v pc="$pc" -v job="$job" -v wall="$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" \
+            -v sum="$checksum" -v stats="$stats" -v load="$load" 'BEGIN {
+                split(stats, s, " ")
+                printf "%d,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%s,%.1f,%s,%s,%s,%s,%s\n", r, v, pc, job, s[1] / 1000, wall,
+                    s[2] / 1000, s[3] / 1000, s[4], s[9], s[5], (s[5] == "-" || s[2] == 0) ? 0 : s[5] / 1e6 / (s[2] / 1000),
+                    s[6], s[7], s[8], sum, load }' >>"$out_csv"
+    fi
+}
+
+printf 'round,variant,parallelcopies,job,total_s,client_wall_s,shuffle_mean_s,shuffle_max_s,reducers,maps,reduce_shuffle_bytes,shuffle_MBps,mpi_maps,http_maps,mpi_bytes,checksum,loadavg_1m\n' >"$out_csv"
+
+mpi_ceiling before
+
+log "teragen: $rows rows ($size_bytes bytes), $gen_maps maps"
+run_example teragen teragen -Dmapreduce.job.maps="$gen_maps" "$rows" "$dir/data/in" >/dev/null
+
+# Interleaved: each round runs every variant with every parallelcopies value, in reverse order
+# every other round.
+order=()
+for v in "${variants[@]}"; do
+    for c in "${copies[@]}"; do
+        order+=("$v:$c")
+    done
+done
+for ((round = 1 - warmup; round <= rounds; round++)); do
+    if ((round % 2)); then
+        this=("${order[@]}")
+    else
+        this=()
+        for ((i = ${#order[@]} - 1; i >= 0; i--)); do this+=("${order[i]}"); done
+    fi
+    for item in "${this[@]}"; do
+        run_sort "${item%%:*}" "${item##*:}" "$round"
+    done
+done
+mpi_ceiling after
+
+# --- the table ----------------------------------------------------------------------------
+
+printf '\nTeraSort %s (%d rows), %d reducers, %d NodeManagers, tasks in pool slots; %s of %d counted round(s) after %d warm-up round(s); outputs valid\n' \
+    "$size_spec" "$rows" "$reduces" "$nodemanagers" "$( ((rounds > 1)) && echo medians || echo values)" "$rounds" "$warmup"
+printf '%d cores; 1-minute load average when each sort started: %s\n' "$(nproc)" \
+    "$(awk -F, 'NR > 1 && $2 != "raw-mpi-bandwidth" { printf "%s%s", sep, $17; sep = " " }' "$out_csv")"
+awk -F, -v ceiling="$ceiling" -v readings="$ceiling_loads" -v order="${variants[*]}" -v copies="${copies[*]}" '
+    function median(key,   n, i, j, t, v) {
+        n = split(vals[key], v, " ")
+        for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    function add(k, x) { vals[k] = (k in vals) ? vals[k] " " x : x }
+    NR > 1 && $2 != "raw-mpi-bandwidth" {
+        k = $2 SUBSEP $3
+        add(k SUBSEP "total", $5); add(k SUBSEP "mean", $7); add(k SUBSEP "max", $8); add(k SUBSEP "bytes", $11)
+        maps[k] = ($13 == "-") ? "-" : $13 "/" $14
+    }
+    END {
+        printf "%-15s %6s %13s %12s %9s %12s %10s %10s %8s %10s\n", "variant", "copies", "shuffle mean", "shuffle max",
+            "total", "shuffle MB/s", "shuffle vs", "total vs", "of raw", "MPI/HTTP"
+        printf "%-15s %6s %13s %12s %9s %12s %10s %10s %8s %10s\n", "", "", "", "", "", "", "http", "http", "MPI", "maps"
+        nv = split(order, V, " "); nc = split(copies, C, " ")
+        for (i = 1; i <= nv; i++) for (j = 1; j <= nc; j++) {
+            k = V[i] SUBSEP C[j]; h = "http" SUBSEP C[j]
+            if (!((k SUBSEP "mean") in vals)) continue
+            mean = median(k SUBSEP "mean"); total = median(k SUBSEP "total")
+            tput = mean > 0 ? median(k SUBSEP "bytes") / 1e6 / mean : 0
+            if ((h SUBSEP "mean") in vals) {
+                rs = sprintf("%.2fx", median(h SUBSEP "mean") / mean); rt = sprintf("%.2fx", median(h SUBSEP "total") / total)
+            } else { rs = "n/a"; rt = "n/a" }
+            printf "%-15s %6d %11.1f s %10.1f s %7.1f s %12.1f %10s %10s %7.1f%% %10s\n", V[i], C[j], mean,
+                median(k SUBSEP "max"), total, tput, rs, rt, 100 * tput / ceiling, maps[k]
+        }
+        printf "raw MPI bandwidth (MpiBandwidth, 2 ranks, 1 MiB messages, non-blocking, window 4): %.1f MB/s\n  (the best timed run of: %s)\n", ceiling, readings
+    }' "$out_csv"
+cat <<EOF
+shuffle mean / max: over reducers, shuffleFinishTime - startTime of the successful attempt; total: the job's
+  finishTime - startTime (both from the JobHistoryServer).
+shuffle MB/s = REDUCE_SHUFFLE_BYTES / 10^6 / shuffle mean: all reducers' bytes over one reducer's shuffle phase
+  (with ROUNDS > 1, from the medians of both).
+vs http: the http variant's time / this variant's time, same parallelcopies (> 1: faster than HTTP).
+of raw MPI: shuffle MB/s / the raw MPI bandwidth. MPI/HTTP maps: the plug-in's MPI_MAPS / HTTP_MAPS counters
+  (last round; "-": no org.jvmreuse.shuffle.MpiShuffle counters). CSV: $out_csv
+EOF
+for item in "${order[@]}"; do
+    if [[ $item == mpi-* ]] && ! awk -F, -v v="${item%%:*}" -v pc="${item##*:}" '$2 == v && $3 == pc && $13 != "-" && $13 > 0 { found = 1 } END { exit !found }' "$out_csv"; then
+        log "WARNING: ${item%%:*} with parallelcopies ${item##*:} shows no maps fetched over MPI (MPI_MAPS): its numbers are not the MPI shuffle's"
+    fi
+done

@@ -1,0 +1,146 @@
+# shellcheck shell=bash source-path=SCRIPTDIR
+#
+# hpc-node.sh -- the per-node agent of a jvmreuse batch job (see hpc-job.sh). Run on each node as
+#   bash hpc-node.sh WORK_DIR [NODE_INDEX]
+# by `srun --overlap -N1 -n1 -w NODE` (Slurm) or as one rank per node of one MPI launch (PJM: no
+# ssh or srun between nodes; the node index is then the MPI rank + 1). It
+#   - waits (up to JVMREUSE_START_TIMEOUT) for this node's pool to serve, in pool mode, and
+#     writes the outcome to <work>/nodes/<node>/pool.state;
+#   - starts this node's NodeManager (and DataNode with HDFS) with the configuration the master
+#     wrote to <work>/nodes/<node>/conf; PIDs in <work>/nodes/<node>/pids (with the host name);
+#   - stays until <work>/stop appears, SIGTERM/SIGINT arrives, or a daemon dies; then stops its
+#     daemons by PID (SIGTERM, SIGKILL after JVMREUSE_STOP_TIMEOUT) and ends what they left on
+#     this node (task containers: processes working in this node's local dirs).
+# Node names come from <work>/nodes.txt (the allocation's node list), never from `hostname`.
+set -euo pipefail
+
+work=${1:?usage: hpc-node.sh WORK_DIR [NODE_INDEX]}
+index=${2:-}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=hadoop-cluster.sh
+source "$here/hadoop-cluster.sh"
+# shellcheck source=/dev/null
+source "$work/job.env"
+
+if [[ -z $index ]]; then
+    rank=${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-${PMI_RANK:-${SLURM_PROCID:-}}}}
+    [[ $rank =~ ^[0-9]+$ ]] || { printf '[jvmreuse-node] ERROR: no node index given and no MPI rank in the environment\n' >&2; exit 2; }
+    index=$((rank + 1))
+fi
+node=$(sed -n "${index}p" "$work/nodes.txt")
+[[ -n $node ]] || { printf '[jvmreuse-node] ERROR: node index %s is not in %s/nodes.txt\n' "$index" "$work" >&2; exit 2; }
+nd=$work/nodes/$node
+log() { printf '[jvmreuse-node %s] %s %s\n' "$node" "$(date +%H:%M:%S)" "$*" >&2; }
+exec >>"$nd/logs/agent.log" 2>&1 </dev/null
+
+JVMREUSE_CLUSTER_DIR=$nd
+host=$(uname -n)
+local_dir=$(sed -n 's|.*<name>yarn.nodemanager.local-dirs</name><value>\([^<]*\)</value>.*|\1|p' "$nd/conf/yarn-site.xml")
+stopping=
+
+# Stops this node's daemons by PID, then what they left (containers working in the local dirs).
+stop_node() {
+    local pids=() f pid waited=0 alive proc cwd
+    [[ -z $stopping ]] || return 0
+    stopping=1
+    trap '' INT TERM
+    for f in "$nd"/pids/*.pid; do
+        [[ -f $f ]] || continue
+        pid=$(cat "$f")
+        _jvmreuse_alive "$pid" && pids+=("$pid")
+    done
+    if ((${#pids[@]} > 0)); then
+        log "stopping pid ${pids[*]}"
+        kill -TERM "${pids[@]}" 2>/dev/null || true
+        while :; do
+            alive=()
+            for pid in "${pids[@]}"; do _jvmreuse_alive "$pid" && alive+=("$pid"); done
+            ((${#alive[@]} > 0)) || break
+            if ((waited >= JVMREUSE_STOP_TIMEOUT * 10)); then
+                log "still running after SIGTERM, SIGKILL: pid ${alive[*]}"
+                kill -KILL "${alive[@]}" 2>/dev/null || true
+                break
+            fi
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+    fi
+    pids=()
+    for proc in /proc/[0-9]*; do
+        pid=${proc#/proc/}
+        [[ $pid != "$$" && $pid != "$BASHPID" && -O $proc ]] || continue
+        cwd=$(readlink "$proc/cwd" 2>/dev/null) || continue
+        if [[ -n $local_dir && $cwd == "$local_dir"/* ]] && _jvmreuse_alive "$pid"; then
+            pids+=("$pid")
+        fi
+    done
+    if ((${#pids[@]} > 0)); then
+        log "ending processes left in $local_dir: pid ${pids[*]}"
+        kill -KILL "${pids[@]}" 2>/dev/null || true
+    fi
+    if [[ -n $JVMREUSE_LOCAL_DIR && -n $local_dir ]]; then
+        rm -rf "$local_dir" 2>/dev/null || true
+    fi
+    log "stopped"
+}
+trap 'stop_node' EXIT
+trap 'log "SIGTERM"; exit 143' TERM
+trap 'log "SIGINT"; exit 130' INT
+
+log "agent on host $host (node $index of $HPC_N), pid $$"
+mkdir -p "$local_dir" "$nd/pids" "$nd/tmp"
+
+# Waits for this node's pool (pool mode): the executor falls back to stock launches without it.
+if [[ $JVMREUSE_POOL == 1 ]]; then
+    jvmreuse_load_build "$HPC_REPO"
+    socket=$HPC_SOCKET_DIR/pool$index.sock
+    deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
+    state=''
+    while [[ ! -e $work/stop ]]; do
+        if status=$("$JVMREUSE_CLIENT" --socket "$socket" status 2>/dev/null) && [[ $status == *'starting 0,'* ]]; then
+            if [[ $status == *'(free 0,'* ]]; then
+                state="NOT serving: no slot could start ($socket)"
+            else
+                state="serving: $(sed -n 's/^slots: //p' <<<"$status") ($socket)"
+            fi
+            break
+        fi
+        if (($(date +%s) >= deadline)); then
+            state="NOT serving: no answer on $socket after ${JVMREUSE_START_TIMEOUT}s"
+            break
+        fi
+        sleep 0.5
+    done
+    printf '%s\n' "${state:-NOT serving: stopped before the pool answered}" >"$nd/pool.state"
+    log "pool: ${state:-none}"
+fi
+[[ ! -e $work/stop ]] || exit 0
+
+cp=$nd/conf
+if [[ $JVMREUSE_POOL == 1 ]]; then
+    cp+=":$JVMREUSE_PATCH_JAR"
+fi
+cp+=":$JVMREUSE_HADOOP_LIB/*"
+read -r -a webapp <<<"$(_jvmreuse_webapp_opts)"
+JAVA_HOME=$JVMREUSE_CLUSTER_JAVA_HOME HADOOP_CONF_DIR=$work/master/conf \
+    _jvmreuse_cluster_daemon nodemanager "$cp" org.apache.hadoop.yarn.server.nodemanager.NodeManager ${webapp[@]+"${webapp[@]}"}
+printf '%s\n' "$host" >"$nd/pids/nodemanager.host"
+log "NodeManager pid $(cat "$nd/pids/nodemanager.pid")"
+if [[ $JVMREUSE_HDFS == 1 ]]; then
+    _jvmreuse_cluster_daemon datanode "$nd/conf:$work/master/hdfs/webapps-root:$JVMREUSE_HADOOP_LIB/*" \
+        org.apache.hadoop.hdfs.server.datanode.DataNode
+    printf '%s\n' "$host" >"$nd/pids/datanode.host"
+    log "DataNode pid $(cat "$nd/pids/datanode.pid")"
+fi
+
+while [[ ! -e $work/stop ]]; do
+    for f in "$nd"/pids/*.pid; do
+        if ! _jvmreuse_alive "$(cat "$f")"; then
+            log "ERROR: $(basename "$f" .pid) exited; the end of $nd/logs/$(basename "$f" .pid).log:"
+            tail -n 20 "$nd/logs/$(basename "$f" .pid).log" >&2 || true
+            exit 1
+        fi
+    done
+    sleep 1
+done
+log "stop requested"

@@ -1,0 +1,103 @@
+package org.jvmreuse.shuffle.reduce;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedOutputStream;
+import org.jvmreuse.shuffle.protocol.Messages;
+
+/**
+ * Benchmark entry point (job-scripts/bench/mpi-shuffle-transport.sh): the MPI shuffle's own
+ * transport, without Hadoop's merge. {@code prepare DIR BYTES} writes a one-partition map output
+ * where a NodeManager with local dir DIR keeps it; {@code fetch BYTES REPEAT}, run in a pool slot
+ * whose manager runs the Shuffle Manager over DIR, pulls that segment over MPI in both modes and
+ * prints MB/s per pull, checking every byte count.
+ */
+public final class FetchBench {
+    static final String JOB = "job_1000000000000_0001";
+    static final String MAP = "attempt_1000000000000_0001_m_000000_0";
+
+    private FetchBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 3 && args[0].equals("prepare")) {
+            prepare(Path.of(args[1]), Long.parseLong(args[2]));
+        } else if (args.length == 3 && args[0].equals("fetch")) {
+            fetch(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+        } else {
+            System.err.println("usage: FetchBench prepare LOCAL_DIR BYTES | fetch BYTES REPEAT");
+            System.exit(2);
+        }
+    }
+
+    private static void prepare(Path localDir, long bytes) throws IOException {
+        Path dir = localDir.resolve("usercache/" + System.getProperty("user.name")
+                + "/appcache/application_1000000000000_0001/output/" + MAP);
+        Files.createDirectories(dir);
+        try (RandomAccessFile out = new RandomAccessFile(dir.resolve("file.out").toFile(), "rw")) {
+            byte[] block = new byte[1 << 20];
+            new java.util.Random(1).nextBytes(block);
+            out.setLength(0);
+            for (long written = 0; written < bytes; written += block.length) {
+                out.write(block, 0, (int) Math.min(block.length, bytes - written));
+            }
+        }
+        CRC32 crc = new CRC32();
+        try (var raw = Files.newOutputStream(dir.resolve("file.out.index"));
+             DataOutputStream index = new DataOutputStream(new CheckedOutputStream(raw, crc))) {
+            index.writeLong(0);
+            index.writeLong(bytes);
+            index.writeLong(bytes);
+            new DataOutputStream(raw).writeLong(crc.getValue());
+        }
+    }
+
+    private static void fetch(long bytes, int repeat) throws IOException {
+        SlotLink link = SlotLink.current();
+        if (link == null) {
+            throw new IllegalStateException("not in a pool slot with the mpi-shuffle jar on the shared class path");
+        }
+        RankDirectory directory = RankDirectory.of(link.directory());
+        int server = -1;
+        for (int rank = 0; rank < link.directory().size() && server < 0; rank++) {
+            if (!link.directory().get(rank).isEmpty()) {
+                server = rank;
+            }
+        }
+        if (directory.size() == 0) {
+            throw new IllegalStateException("no Shuffle Manager in the directory " + link.directory());
+        }
+        byte[] sink = new byte[64 << 10];
+        String user = System.getProperty("user.name");
+        for (Messages.Mode mode : Messages.Mode.values()) {
+            for (int chunk : new int[] {256 << 10, 1 << 20, 4 << 20}) {
+                double[] rates = new double[repeat];
+                for (int i = 0; i < repeat; i++) {
+                    long start = System.nanoTime();
+                    long got = 0;
+                    Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk);
+                    int window = mode == Messages.Mode.BLOCKING ? 1 : 4;
+                    try (InputStream in = new SegmentStream(link, server, read, window, 60_000)) {
+                        for (int n; (n = in.read(sink)) > 0; ) {
+                            got += n;
+                        }
+                    }
+                    if (got != bytes) {
+                        throw new IOException("got " + got + " bytes of " + bytes);
+                    }
+                    rates[i] = bytes / 1e6 / ((System.nanoTime() - start) / 1e9);
+                }
+                Arrays.sort(rates);
+                System.out.printf("fetch mode=%s chunk=%d window=%d bytes=%d MBps=%.1f best=%.1f%n",
+                        mode.name().toLowerCase(), chunk, mode == Messages.Mode.BLOCKING ? 1 : 4, bytes,
+                        rates[repeat / 2], rates[repeat - 1]);
+            }
+        }
+    }
+}

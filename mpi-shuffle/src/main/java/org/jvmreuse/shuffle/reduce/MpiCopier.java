@@ -1,0 +1,131 @@
+package org.jvmreuse.shuffle.reduce;
+
+import java.io.IOException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.task.reduce.MapHost;
+import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
+import org.jvmreuse.shuffle.protocol.Messages;
+
+/**
+ * A fetcher's MPI path: copies the map outputs of a host whose Shuffle Manager is in the
+ * directory, one segment after another, into Hadoop's merge manager (memory or disk, as the
+ * stock shuffle decides), and tells Hadoop's shuffle scheduler about every success and failure
+ * exactly as the HTTP fetcher does, so penalties, fetch-failure reports to the AM and map
+ * re-runs work unchanged. Unlike HTTP, one bad map output fails only that map.
+ */
+final class MpiCopier<K, V> implements HostCopier {
+    private static final Log LOG = LogFactory.getLog(MpiCopier.class);
+    static final String COUNTERS = "org.jvmreuse.shuffle.MpiShuffle";
+    private static final String SHUFFLE_ERRORS = "Shuffle Errors";
+
+    private final int id;
+    private final SlotLink link;
+    private final RankDirectory directory;
+    private final MpiShuffleSettings settings;
+    private final Messages.Read template;
+    private final ShuffleSchedulerImpl<K, V> scheduler;
+    private final MergeManager<K, V> merger;
+    private final ShuffleClientMetrics metrics;
+    private final Reporter reporter;
+    private final Counters.Counter ioErrors;
+    private final Counters.Counter mpiMaps;
+    private final Counters.Counter mpiBytes;
+
+    MpiCopier(int id, SlotLink link, RankDirectory directory, MpiShuffleSettings settings, Messages.Read template,
+              ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, ShuffleClientMetrics metrics,
+              Reporter reporter) {
+        this.id = id;
+        this.link = link;
+        this.directory = directory;
+        this.settings = settings;
+        this.template = template;
+        this.scheduler = scheduler;
+        this.merger = merger;
+        this.metrics = metrics;
+        this.reporter = reporter;
+        this.ioErrors = reporter.getCounter(SHUFFLE_ERRORS, "IO_ERROR");
+        this.mpiMaps = reporter.getCounter(COUNTERS, "MPI_MAPS");
+        this.mpiBytes = reporter.getCounter(COUNTERS, "MPI_BYTES");
+    }
+
+    /** What became of one map output. */
+    private enum Outcome { COPIED, FAILED, STOP }
+
+    @Override
+    public boolean copy(MapHost host) throws InterruptedException {
+        int rank = directory.rankOf(host.getHostName());
+        if (rank < 0) {
+            return false;
+        }
+        List<TaskAttemptID> maps = scheduler.getMapsForHost(host);
+        // What is not copied goes back to the host for another try after its penalty, as in
+        // Hadoop's fetcher; the scheduler counts the failures and reports them to the AM.
+        Set<TaskAttemptID> remaining = new LinkedHashSet<>(maps);
+        try {
+            for (TaskAttemptID map : maps) {
+                Outcome outcome = copy(host, rank, map);
+                if (outcome == Outcome.COPIED) {
+                    remaining.remove(map);
+                } else if (outcome == Outcome.STOP) {
+                    break;
+                }
+            }
+        } finally {
+            for (TaskAttemptID left : remaining) {
+                scheduler.putBackKnownMapOutput(host, left);
+            }
+        }
+        return true;
+    }
+
+    private Outcome copy(MapHost host, int rank, TaskAttemptID map) {
+        long start = System.currentTimeMillis();
+        MapOutput<K, V> output = null;
+        Messages.Read first = new Messages.Read(0, settings.mode(), template.user(), template.jobId(), map.toString(),
+                template.reduce(), 0, settings.chunkBytes());
+        try (SegmentStream segment = new SegmentStream(link, rank, first, settings.window(), settings.timeoutMillis())) {
+            try {
+                output = merger.reserve(map, segment.rawLength(), id);
+            } catch (IOException e) {
+                ioErrors.increment(1);
+                scheduler.reportLocalError(e);
+                return Outcome.STOP;
+            }
+            if (output == null) {
+                LOG.info("mpi-fetcher#" + id + " - MergeManager returned status WAIT ...");
+                return Outcome.STOP;
+            }
+            LOG.info("mpi-fetcher#" + id + " about to shuffle output of map " + map + " decomp: " + segment.rawLength()
+                    + " len: " + segment.segmentLength() + " to " + output.getDescription() + " from MPI rank " + rank);
+            try {
+                output.shuffle(host, segment, segment.segmentLength(), segment.rawLength(), metrics, reporter);
+            } catch (InternalError e) {
+                throw new IOException(e); // codecs report corrupt input this way
+            }
+            scheduler.copySucceeded(map, host, segment.segmentLength(), System.currentTimeMillis() - start, output);
+            metrics.successFetch();
+            mpiMaps.increment(1);
+            mpiBytes.increment(segment.segmentLength());
+            return Outcome.COPIED;
+        } catch (IOException e) {
+            ioErrors.increment(1);
+            LOG.warn("Failed to shuffle output of " + map + " from " + host.getHostName() + " over MPI (rank " + rank + ")", e);
+            if (output != null) {
+                output.abort();
+            }
+            metrics.failedFetch();
+            scheduler.copyFailed(map, host, true, false);
+            return Outcome.FAILED;
+        }
+    }
+}

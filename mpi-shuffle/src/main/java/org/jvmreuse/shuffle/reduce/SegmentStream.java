@@ -1,0 +1,147 @@
+package org.jvmreuse.shuffle.reduce;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jvmreuse.shuffle.protocol.Messages;
+
+/**
+ * One map output segment, pulled from a Shuffle Manager over MPI: chunk reads with up to
+ * {@code window} outstanding (1 in blocking mode), each chunk's CRC checked, the bytes handed on
+ * in order. Every wait is bounded by {@code timeoutMillis}; any problem is an IOException, which
+ * the caller reports as a fetch failure of this map.
+ */
+final class SegmentStream extends InputStream {
+    private final SlotLink link;
+    private final int server;
+    private final Messages.Read request;
+    private final int window;
+    private final long timeoutMillis;
+    private final long requestId;
+    private final BlockingQueue<Object> replies = new LinkedBlockingQueue<>();
+    private final Map<Long, Messages.Data> arrived = new HashMap<>();
+    private long segmentLength = -1;
+    private long rawLength = -1;
+    private long nextRequest;
+    private int outstanding;
+    private Messages.Data chunk;
+    private int chunkPosition;
+    private long consumed;
+
+    /** Opens the segment: asks for its first chunk and waits for it (which tells the lengths). */
+    SegmentStream(SlotLink link, int server, Messages.Read first, int window, long timeoutMillis) throws IOException {
+        this.link = link;
+        this.server = server;
+        this.window = window;
+        this.timeoutMillis = timeoutMillis;
+        this.requestId = link.register(replies::add);
+        this.request = new Messages.Read(requestId, first.mode(), first.user(), first.jobId(), first.mapId(),
+                first.reduce(), 0, first.length());
+        try {
+            ask(0);
+            chunk = await(0);
+            segmentLength = chunk.segmentLength();
+            rawLength = chunk.rawLength();
+            nextRequest = chunk.bytesLength();
+            fill();
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    long segmentLength() {
+        return segmentLength;
+    }
+
+    long rawLength() {
+        return rawLength;
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] into, int offset, int length) throws IOException {
+        if (length == 0) {
+            return 0;
+        }
+        if (chunkPosition == chunk.bytesLength()) {
+            if (consumed + chunkPosition >= segmentLength) {
+                return -1;
+            }
+            next();
+        }
+        int n = Math.min(length, chunk.bytesLength() - chunkPosition);
+        System.arraycopy(chunk.bytes(), chunk.bytesOffset() + chunkPosition, into, offset, n);
+        chunkPosition += n;
+        return n;
+    }
+
+    @Override
+    public void close() {
+        link.unregister(requestId);
+    }
+
+    private void next() throws IOException {
+        consumed += chunk.bytesLength();
+        chunk = await(consumed);
+        chunkPosition = 0;
+        if (chunk.bytesLength() == 0) {
+            throw new IOException("empty chunk at " + consumed + " of " + segmentLength + " bytes of " + request.mapId());
+        }
+        fill();
+    }
+
+    /** Keeps {@code window} chunk reads outstanding. */
+    private void fill() {
+        while (outstanding < window && nextRequest < segmentLength) {
+            ask(nextRequest);
+            nextRequest += request.length();
+        }
+    }
+
+    private void ask(long offset) {
+        link.send(server, new Messages.Read(requestId, request.mode(), request.user(), request.jobId(), request.mapId(),
+                request.reduce(), offset, request.length()).encode());
+        outstanding++;
+    }
+
+    private Messages.Data await(long offset) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (!arrived.containsKey(offset)) {
+            Object reply;
+            try {
+                reply = replies.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while fetching " + request.mapId(), e);
+            }
+            if (reply == null) {
+                throw new IOException("no reply from MPI rank " + server + " within " + timeoutMillis + " ms for bytes at "
+                        + offset + " of " + request.mapId());
+            }
+            outstanding--;
+            if (reply instanceof Messages.Failure failure) {
+                throw new IOException("MPI rank " + server + " cannot serve " + request.mapId() + ": " + failure.reason());
+            }
+            Messages.Data data = (Messages.Data) reply;
+            if (!data.intact()) {
+                throw new IOException("checksum mismatch in the chunk at " + data.offset() + " of " + request.mapId()
+                        + " from MPI rank " + server);
+            }
+            if (segmentLength >= 0 && data.segmentLength() != segmentLength) {
+                throw new IOException("the segment of " + request.mapId() + " changed length while being read");
+            }
+            arrived.put(data.offset(), data);
+        }
+        return arrived.remove(offset);
+    }
+}

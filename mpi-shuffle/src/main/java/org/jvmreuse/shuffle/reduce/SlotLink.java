@@ -1,0 +1,95 @@
+package org.jvmreuse.shuffle.reduce;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.jvmreuse.shuffle.protocol.Messages;
+
+/**
+ * A reducer's way to its slot's MPI. The pool attaches it when the slot loads Hadoop's shared
+ * class path (it is listed in META-INF/jvmreuse/run-hooks), handing over the slot's rank, the
+ * service directory and service messages as JDK types. Outside a pool slot it is never
+ * attached, and the shuffle goes over HTTP. Replies are routed by request id; what a run left
+ * waiting is dropped after the run.
+ */
+public final class SlotLink {
+    private static volatile SlotLink attached;
+
+    private final int rank;
+    private final List<String> directory;
+    private final BiConsumer<Integer, byte[]> send;
+    private final Map<Long, Consumer<Object>> waiting = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+
+    @SuppressWarnings("unchecked")
+    private SlotLink(Map<String, Object> port) {
+        this.rank = (Integer) port.get("rank");
+        this.directory = (List<String>) port.get("directory");
+        this.send = (BiConsumer<Integer, byte[]>) port.get("send");
+    }
+
+    @SuppressWarnings("unchecked")
+    public static void attach(Map<String, Object> port) {
+        SlotLink link = new SlotLink(port);
+        ((Consumer<BiConsumer<Integer, byte[]>>) port.get("receiver")).accept(link::receive);
+        attached = link;
+    }
+
+    public static void beforeRun(BiConsumer<String, String> setenv) {
+        // nothing: a run starts with no request waiting
+    }
+
+    public static void afterRun(boolean exitHooks) {
+        SlotLink link = attached;
+        if (link != null) {
+            link.waiting.clear();
+        }
+    }
+
+    /** This slot's link, or null outside a pool slot. */
+    static SlotLink current() {
+        return attached;
+    }
+
+    int rank() {
+        return rank;
+    }
+
+    List<String> directory() {
+        return directory;
+    }
+
+    /** A new request id whose replies go to {@code replies} (on the communication thread: must not block). */
+    long register(Consumer<Object> replies) {
+        long id = ids.incrementAndGet();
+        waiting.put(id, replies);
+        return id;
+    }
+
+    void unregister(long id) {
+        waiting.remove(id);
+    }
+
+    void send(int rank, byte[] message) {
+        send.accept(rank, message);
+    }
+
+    private void receive(int source, byte[] payload) {
+        Object message;
+        try {
+            message = Messages.decode(payload);
+        } catch (IOException e) {
+            return; // nothing can be matched to it; the request it answered times out
+        }
+        long id = message instanceof Messages.Data data ? data.requestId()
+                : message instanceof Messages.Failure failure ? failure.requestId() : -1;
+        Consumer<Object> target = waiting.get(id);
+        if (target != null) {
+            target.accept(message);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package org.jvmreuse.shuffle.server;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
+
+/**
+ * The map outputs of one NodeManager, where its ShuffleHandler finds them:
+ * {@code <local dir>/usercache/<user>/appcache/<application>/output/<map attempt>/file.out} and
+ * its {@code file.out.index} (per partition: start offset, raw length, segment length, as
+ * longs; then the CRC32 of those bytes). Indexes are checked and cached; data files are opened
+ * per read, so nothing stays open after the NodeManager deletes a finished job's files.
+ */
+final class MapOutputs {
+    private static final Pattern JOB_ID = Pattern.compile("job_[0-9]+_[0-9]+");
+    private static final Pattern ATTEMPT_ID = Pattern.compile("attempt_[0-9]+_[0-9]+_m_[0-9]+_[0-9]+");
+    private static final Pattern USER = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*");
+    private static final int INDEX_RECORD = 3 * Long.BYTES;
+    private static final int CACHED_INDEXES = 1024;
+
+    /** One partition's segment in a map output file. */
+    record Segment(Path file, long start, long rawLength, long length) { }
+
+    private final List<Path> localDirs;
+    private final String owner;
+    private final Map<Path, long[]> indexes = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, long[]> eldest) {
+            return size() > CACHED_INDEXES;
+        }
+    };
+
+    /** {@code owner}: the only user whose outputs are served (the pool's own). */
+    MapOutputs(List<Path> localDirs, String owner) {
+        this.localDirs = List.copyOf(localDirs);
+        this.owner = owner;
+    }
+
+    Segment segment(String user, String jobId, String mapId, int reduce) throws IOException {
+        if (!USER.matcher(user).matches() || !JOB_ID.matcher(jobId).matches() || !ATTEMPT_ID.matcher(mapId).matches()) {
+            throw new MapOutputException("malformed request: user '" + user + "', job '" + jobId + "', map '" + mapId + "'");
+        }
+        if (!user.equals(owner)) {
+            throw new MapOutputException("map outputs of user " + user + " are not served here (this Shuffle Manager runs as "
+                    + owner + ")");
+        }
+        if (!mapId.startsWith("attempt_" + jobId.substring("job_".length()) + "_")) {
+            throw new MapOutputException("map " + mapId + " is not of job " + jobId);
+        }
+        String base = "usercache/" + user + "/appcache/application_" + jobId.substring("job_".length()) + "/output/" + mapId;
+        for (Path dir : localDirs) {
+            Path index = dir.resolve(base).resolve("file.out.index");
+            if (Files.exists(index)) {
+                long[] records = index(index);
+                if (reduce < 0 || reduce >= records.length / 3) {
+                    throw new MapOutputException("partition " + reduce + " is not in " + index + " (" + records.length / 3
+                            + " partitions)");
+                }
+                return new Segment(index.resolveSibling("file.out"), records[3 * reduce], records[3 * reduce + 1],
+                        records[3 * reduce + 2]);
+            }
+        }
+        throw new MapOutputException("no map output " + base + "/file.out.index in " + localDirs);
+    }
+
+    /** Reads {@code length} bytes from {@code offset} within the segment into {@code into} at {@code at}. */
+    void read(Segment segment, long offset, int length, byte[] into, int at) throws IOException {
+        if (offset < 0 || length < 0 || offset + length > segment.length()) {
+            throw new MapOutputException("bytes " + offset + "+" + length + " are outside the segment of " + segment.length()
+                    + " bytes");
+        }
+        try (FileChannel channel = FileChannel.open(segment.file(), StandardOpenOption.READ)) {
+            if (channel.size() < segment.start() + segment.length()) {
+                throw new MapOutputException(segment.file() + " is truncated: " + channel.size()
+                        + " bytes, its index needs " + (segment.start() + segment.length()));
+            }
+            ByteBuffer buffer = ByteBuffer.wrap(into, at, length);
+            long position = segment.start() + offset - at;
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, position + buffer.position()) < 0) {
+                    throw new MapOutputException(segment.file() + " shrank while being read");
+                }
+            }
+        } catch (NoSuchFileException e) {
+            throw new MapOutputException("map output " + segment.file() + " is missing");
+        }
+    }
+
+    private long[] index(Path file) throws IOException {
+        synchronized (indexes) {
+            long[] cached = indexes.get(file);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        long size = Files.size(file);
+        if (size < Long.BYTES || (size - Long.BYTES) % INDEX_RECORD != 0) {
+            throw new MapOutputException("index " + file + " is corrupt: " + size + " bytes");
+        }
+        int records = (int) ((size - Long.BYTES) / INDEX_RECORD);
+        long[] values = new long[3 * records];
+        CRC32 crc = new CRC32();
+        try (InputStream raw = Files.newInputStream(file);
+             DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc))) {
+            for (int i = 0; i < values.length; i++) {
+                values[i] = in.readLong();
+            }
+            long computed = crc.getValue();
+            if (new DataInputStream(raw).readLong() != computed) {
+                throw new MapOutputException("index " + file + " is corrupt: checksum mismatch");
+            }
+        } catch (EOFException e) {
+            throw new MapOutputException("index " + file + " is corrupt: truncated");
+        }
+        for (int r = 0; r < records; r++) {
+            if (values[3 * r] < 0 || values[3 * r + 1] < 0 || values[3 * r + 2] < 0) {
+                throw new MapOutputException("index " + file + " is corrupt: negative offset or length");
+            }
+        }
+        synchronized (indexes) {
+            indexes.put(file, values);
+        }
+        return values;
+    }
+}

@@ -1,0 +1,100 @@
+package org.jvmreuse.shuffle.server;
+
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import org.jvmreuse.shuffle.protocol.Messages;
+
+/**
+ * Serves chunk reads of this node's map outputs. Requests arrive on the pool process's
+ * communication thread and are only queued there; reads happen on the server's threads, and
+ * replies go back through the same communication thread, so MPI is only ever called from it.
+ * Blocking mode is the FX10 paper's server: one thread, one request at a time. Concurrent mode
+ * reads for many reducers at once.
+ */
+final class ShuffleServer {
+    /** The largest chunk a reducer may ask for. */
+    static final int MAX_CHUNK = 8 << 20;
+
+    private final MapOutputs outputs;
+    private final BiConsumer<Integer, byte[]> send;
+    private final BiConsumer<String, String> log;
+    private final ExecutorService blocking = Executors.newSingleThreadExecutor(r -> thread(r, "mpi-shuffle-blocking"));
+    private final ExecutorService concurrent;
+    private final AtomicLong served = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+
+    ShuffleServer(MapOutputs outputs, int threads, BiConsumer<Integer, byte[]> send, BiConsumer<String, String> log) {
+        this.outputs = outputs;
+        this.send = send;
+        this.log = log;
+        this.concurrent = Executors.newFixedThreadPool(threads, r -> thread(r, "mpi-shuffle-server"));
+    }
+
+    /** On the communication thread: decode and queue, never block. */
+    void receive(int source, byte[] payload) {
+        Object message;
+        try {
+            message = Messages.decode(payload);
+        } catch (IOException e) {
+            log.accept("warn", "MPI shuffle: a malformed request from rank " + source + ": " + e.getMessage());
+            return;
+        }
+        if (!(message instanceof Messages.Read read)) {
+            log.accept("warn", "MPI shuffle: rank " + source + " sent a reply to the server; ignored");
+            return;
+        }
+        ExecutorService lane = read.mode() == Messages.Mode.BLOCKING ? blocking : concurrent;
+        try {
+            lane.execute(() -> serve(source, read));
+        } catch (RejectedExecutionException e) {
+            send.accept(source, new Messages.Failure(read.requestId(), "the Shuffle Manager is stopping").encode());
+        }
+    }
+
+    private void serve(int source, Messages.Read read) {
+        byte[] reply;
+        try {
+            if (read.length() <= 0 || read.length() > MAX_CHUNK) {
+                throw new MapOutputException("chunk length " + read.length() + " is outside 1.." + MAX_CHUNK);
+            }
+            MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
+            int length = (int) Math.min(read.length(), Math.max(0, segment.length() - read.offset()));
+            byte[] message = new byte[Messages.Data.HEADER + length];
+            outputs.read(segment, read.offset(), length, message, Messages.Data.HEADER);
+            reply = Messages.Data.seal(message, read.requestId(), read.offset(), segment.length(), segment.rawLength());
+            served.incrementAndGet();
+            if (read.offset() == 0) {
+                log.accept("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
+                        + segment.length() + " bytes, " + read.mode().name().toLowerCase() + ") to rank " + source);
+            }
+        } catch (IOException | RuntimeException e) {
+            failures.incrementAndGet();
+            log.accept("warn", "MPI shuffle: cannot serve " + read.mapId() + " partition " + read.reduce() + " to rank "
+                    + source + ": " + e.getMessage());
+            reply = new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode();
+        }
+        send.accept(source, reply);
+    }
+
+    void stop() {
+        blocking.shutdownNow();
+        concurrent.shutdownNow();
+        try {
+            concurrent.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.accept("info", "MPI shuffle: served " + served.get() + " chunks, " + failures.get() + " failed requests");
+    }
+
+    private static Thread thread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+}

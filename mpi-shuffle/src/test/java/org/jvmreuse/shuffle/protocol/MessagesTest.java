@@ -1,0 +1,54 @@
+package org.jvmreuse.shuffle.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MessagesTest {
+    @Test
+    void aReadSurvivesTheWire() throws IOException {
+        Messages.Read read = new Messages.Read(42, Messages.Mode.BLOCKING, "alice", "job_1_0001",
+                "attempt_1_0001_m_000000_0", 3, 1L << 33, 1 << 20);
+        assertEquals(read, Messages.decode(read.encode()));
+    }
+
+    @Test
+    void dataCarriesItsChecksum() throws IOException {
+        byte[] message = new byte[Messages.Data.HEADER + 5];
+        System.arraycopy(new byte[] {1, 2, 3, 4, 5}, 0, message, Messages.Data.HEADER, 5);
+        Messages.Data data = (Messages.Data) Messages.decode(Messages.Data.seal(message, 7, 100, 1000, 2000));
+        assertEquals(7, data.requestId());
+        assertEquals(100, data.offset());
+        assertEquals(1000, data.segmentLength());
+        assertEquals(2000, data.rawLength());
+        assertEquals(5, data.bytesLength());
+        assertTrue(data.intact());
+        message[Messages.Data.HEADER + 2] ^= 1;
+        assertFalse(((Messages.Data) Messages.decode(message)).intact());
+        assertThrows(IOException.class, () -> Messages.decode(java.util.Arrays.copyOf(message, message.length - 1)));
+    }
+
+    @Test
+    void failuresAndGarbage() throws IOException {
+        Messages.Failure failure = (Messages.Failure) Messages.decode(new Messages.Failure(9, "gone").encode());
+        assertEquals(9, failure.requestId());
+        assertEquals("gone", failure.reason());
+        assertThrows(IOException.class, () -> Messages.decode(new byte[] {77, 1, 2}));
+        assertThrows(IOException.class, () -> Messages.decode(new byte[0]));
+    }
+
+    @Test
+    void announcementsRoundTrip() {
+        Announcement a = new Announcement(13562, List.of("node1", "node1.cluster", "10.0.0.1"));
+        assertEquals(a, Announcement.parse(a.format()));
+        assertNull(Announcement.parse(""));
+        assertNull(Announcement.parse("mpi-shuffle x node1"));
+        assertNull(Announcement.parse("something else"));
+    }
+}

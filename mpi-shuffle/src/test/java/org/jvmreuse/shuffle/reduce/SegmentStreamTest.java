@@ -1,0 +1,146 @@
+package org.jvmreuse.shuffle.reduce;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.jvmreuse.shuffle.protocol.Messages;
+import org.jvmreuse.shuffle.server.MapOutputFiles;
+import org.jvmreuse.shuffle.server.ShuffleManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The reducer's segment reads against a real Shuffle Manager over real map output files, with
+ * the pool's MPI replaced by two message threads (one per process, as the pool's communication
+ * threads are). The MPI path itself is covered by the Hadoop integration tests.
+ */
+class SegmentStreamTest {
+    private static final int SERVER_RANK = 0;
+    private static final int CHUNK = 4096;
+
+    @TempDir
+    Path root;
+    private final ExecutorService serverThread = Executors.newSingleThreadExecutor();
+    private final ExecutorService clientThread = Executors.newSingleThreadExecutor();
+    private BiConsumer<Integer, byte[]> serverReceiver;
+    private BiConsumer<Integer, byte[]> clientReceiver;
+
+    @AfterEach
+    void stop() {
+        ShuffleManager.stop();
+        serverThread.shutdownNow();
+        clientThread.shutdownNow();
+    }
+
+    /** Starts a Shuffle Manager on {@code files} and attaches the slot link; {@code wire} may alter replies. */
+    private SlotLink connect(MapOutputFiles files, UnaryOperator<byte[]> wire) throws Exception {
+        Path conf = Files.createDirectories(root.resolve("conf"));
+        Files.writeString(conf.resolve("yarn-site.xml"), "<configuration><property><name>yarn.nodemanager.local-dirs</name>"
+                + "<value>" + files.localDir + "</value></property></configuration>");
+        Map<String, Object> server = new HashMap<>();
+        server.put("options", Map.of("conf-dir", conf.toString(), "threads", "3"));
+        server.put("log", (BiConsumer<String, String>) (level, message) -> { });
+        server.put("send", (BiConsumer<Integer, byte[]>) (dest, payload) ->
+                clientThread.execute(() -> clientReceiver.accept(SERVER_RANK, wire.apply(payload))));
+        server.put("receiver", (Consumer<BiConsumer<Integer, byte[]>>) r -> serverReceiver = r);
+        String announced = ShuffleManager.start(server);
+        Map<String, Object> slot = new HashMap<>();
+        slot.put("rank", 1);
+        slot.put("directory", List.of(announced, ""));
+        slot.put("send", (BiConsumer<Integer, byte[]>) (dest, payload) -> {
+            if (dest == SERVER_RANK) {
+                serverThread.execute(() -> serverReceiver.accept(1, payload));
+            }
+        });
+        slot.put("receiver", (Consumer<BiConsumer<Integer, byte[]>>) r -> clientReceiver = r);
+        SlotLink.attach(slot);
+        RankDirectory directory = RankDirectory.of(SlotLink.current().directory());
+        assertEquals(SERVER_RANK, directory.rankOf(java.net.InetAddress.getLocalHost().getHostName() + ":13562"));
+        assertEquals(-1, directory.rankOf(java.net.InetAddress.getLocalHost().getHostName() + ":13563"));
+        assertEquals(-1, directory.rankOf("no-such-host.invalid:13562"));
+        return SlotLink.current();
+    }
+
+    private static Messages.Read read(Messages.Mode mode, String map, int reduce) {
+        return new Messages.Read(0, mode, MapOutputFiles.USER, MapOutputFiles.JOB, map, reduce, 0, CHUNK);
+    }
+
+    private static byte[] readAll(SegmentStream stream) throws IOException {
+        byte[] all = stream.readAllBytes();
+        assertEquals(-1, stream.read());
+        return all;
+    }
+
+    @Test
+    void segmentsArriveWholeInBothModesAndWindows() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 5, 0, 10, CHUNK, 3 * CHUNK + 123);
+        SlotLink link = connect(files, p -> p);
+        for (Messages.Mode mode : Messages.Mode.values()) {
+            for (int window : new int[] {1, 4}) {
+                for (int r = 0; r < files.partitions.length; r++) {
+                    try (SegmentStream s = new SegmentStream(link, SERVER_RANK, read(mode, MapOutputFiles.MAP, r), window, 10_000)) {
+                        assertEquals(files.partitions[r].length, s.segmentLength());
+                        assertEquals(2L * files.partitions[r].length, s.rawLength());
+                        assertArrayEquals(files.partitions[r], readAll(s), mode + " window " + window + " partition " + r);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void whatTheServerCannotServeIsAnIOExceptionWithTheReason() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 6, 100);
+        SlotLink link = connect(files, p -> p);
+        IOException e = assertThrows(IOException.class, () -> new SegmentStream(link, SERVER_RANK,
+                read(Messages.Mode.CONCURRENT, "attempt_1700000000000_0007_m_000099_0", 0), 4, 10_000));
+        assertTrue(e.getMessage().contains("no map output"), e.getMessage());
+        Files.writeString(files.data, "short");
+        e = assertThrows(IOException.class, () -> new SegmentStream(link, SERVER_RANK,
+                read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 10_000));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    }
+
+    @Test
+    void aChunkDamagedOnTheWayIsDetected() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 7, 3 * CHUNK);
+        SlotLink link = connect(files, p -> {
+            if (p[0] == Messages.DATA && p.length > Messages.Data.HEADER + CHUNK / 2) {
+                p[Messages.Data.HEADER + CHUNK / 2] ^= 0x10;
+            }
+            return p;
+        });
+        IOException e = assertThrows(IOException.class, () -> {
+            try (SegmentStream s = new SegmentStream(link, SERVER_RANK, read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0),
+                    4, 10_000)) {
+                readAll(s);
+            }
+        });
+        assertTrue(e.getMessage().contains("checksum mismatch"), e.getMessage());
+    }
+
+    @Test
+    void aServerThatNeverAnswersTimesOut() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 8, 100);
+        SlotLink link = connect(files, p -> p);
+        long start = System.nanoTime();
+        IOException e = assertThrows(IOException.class, () -> new SegmentStream(link, 5,
+                read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 300));
+        assertTrue(e.getMessage().contains("within 300 ms"), e.getMessage());
+        assertTrue(System.nanoTime() - start < 5_000_000_000L);
+    }
+}

@@ -1,0 +1,93 @@
+package org.jvmreuse.shuffle.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MapOutputsTest {
+    @TempDir
+    Path root;
+
+    private MapOutputs outputs(MapOutputFiles files) {
+        return new MapOutputs(List.of(root.resolve("other-disk"), files.localDir), MapOutputFiles.USER);
+    }
+
+    @Test
+    void findsEachPartitionThroughHadoopsIndex() throws IOException {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 1, 100, 0, 5000);
+        MapOutputs outputs = outputs(files);
+        for (int r = 0; r < 3; r++) {
+            MapOutputs.Segment segment = outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB, MapOutputFiles.MAP, r);
+            assertEquals(files.partitions[r].length, segment.length());
+            assertEquals(2L * files.partitions[r].length, segment.rawLength());
+            byte[] into = new byte[7 + (int) segment.length()];
+            outputs.read(segment, 0, (int) segment.length(), into, 7);
+            assertArrayEquals(files.partitions[r], Arrays.copyOfRange(into, 7, into.length));
+        }
+        MapOutputs.Segment last = outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB, MapOutputFiles.MAP, 2);
+        byte[] middle = new byte[1000];
+        outputs.read(last, 2000, 1000, middle, 0);
+        assertArrayEquals(Arrays.copyOfRange(files.partitions[2], 2000, 3000), middle);
+    }
+
+    @Test
+    void aCorruptIndexIsRefused() throws IOException {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 2, 100, 200);
+        try (RandomAccessFile index = new RandomAccessFile(files.index.toFile(), "rw")) {
+            index.seek(9);
+            index.write(index.read() ^ 0x40);
+        }
+        MapOutputException e = assertThrows(MapOutputException.class,
+                () -> outputs(files).segment(MapOutputFiles.USER, MapOutputFiles.JOB, MapOutputFiles.MAP, 1));
+        assertTrue(e.getMessage().contains("checksum mismatch"), e.getMessage());
+        Files.write(files.index, new byte[30]);
+        e = assertThrows(MapOutputException.class,
+                () -> outputs(files).segment(MapOutputFiles.USER, MapOutputFiles.JOB, MapOutputFiles.MAP, 1));
+        assertTrue(e.getMessage().contains("30 bytes"), e.getMessage());
+    }
+
+    @Test
+    void missingAndTruncatedOutputsAreNamed() throws IOException {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 3, 100, 200);
+        MapOutputs outputs = outputs(files);
+        MapOutputs.Segment second = outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB, MapOutputFiles.MAP, 1);
+        try (RandomAccessFile data = new RandomAccessFile(files.data.toFile(), "rw")) {
+            data.setLength(250);
+        }
+        MapOutputException e = assertThrows(MapOutputException.class, () -> outputs.read(second, 0, 10, new byte[10], 0));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+        Files.delete(files.data);
+        e = assertThrows(MapOutputException.class, () -> outputs.read(second, 0, 10, new byte[10], 0));
+        assertTrue(e.getMessage().contains("missing"), e.getMessage());
+        e = assertThrows(MapOutputException.class, () -> outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB,
+                "attempt_1700000000000_0007_m_000009_0", 0));
+        assertTrue(e.getMessage().contains("no map output"), e.getMessage());
+        assertThrows(MapOutputException.class, () -> outputs.read(second, 150, 100, new byte[100], 0));
+    }
+
+    @Test
+    void onlyWellFormedRequestsOfTheOwnerAreServed() throws IOException {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 4, 10);
+        MapOutputs outputs = outputs(files);
+        assertTrue(assertThrows(MapOutputException.class, () -> outputs.segment("someone-else", MapOutputFiles.JOB,
+                MapOutputFiles.MAP, 0)).getMessage().contains("not served"));
+        assertThrows(MapOutputException.class, () -> outputs.segment("..", MapOutputFiles.JOB, MapOutputFiles.MAP, 0));
+        assertThrows(MapOutputException.class, () -> outputs.segment(MapOutputFiles.USER, "job_1/../x", MapOutputFiles.MAP, 0));
+        assertThrows(MapOutputException.class, () -> outputs.segment(MapOutputFiles.USER, "job_1700000000000_0008",
+                MapOutputFiles.MAP, 0));
+        assertThrows(MapOutputException.class, () -> outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB,
+                MapOutputFiles.MAP, 1));
+        assertThrows(MapOutputException.class, () -> outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB,
+                MapOutputFiles.MAP, -1));
+    }
+}

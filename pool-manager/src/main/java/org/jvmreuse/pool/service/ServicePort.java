@@ -1,0 +1,78 @@
+package org.jvmreuse.pool.service;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.mpi.MpiTransport;
+import org.jvmreuse.pool.mpi.Tags;
+
+/**
+ * What a library or service in a pool process gets of that process's MPI: its rank, the
+ * service directory of the world, and {@link Tags#SERVICE} messages to and from any rank. It is
+ * handed over as a map of JDK types (see docs/protocol.md, "Services"), so the code on the
+ * other side needs no pool classes and may live in another class loader. Messages still travel
+ * through the process's one communication thread: receivers are called on it and must not block.
+ */
+public final class ServicePort {
+    public static final String RANK = "rank";
+    public static final String DIRECTORY = "directory";
+    public static final String SEND = "send";
+    public static final String RECEIVER = "receiver";
+    public static final String LOG = "log";
+
+    private final MpiTransport transport;
+    private final int rank;
+    private volatile List<String> directory = List.of();
+    private volatile BiConsumer<Integer, byte[]> receiver;
+
+    public ServicePort(MpiTransport transport, int rank) {
+        this.transport = transport;
+        this.rank = rank;
+        transport.setServiceReceiver(this::deliver);
+    }
+
+    /** Each world rank's announcement ("" for ranks without a service), once exchanged. */
+    public void setDirectory(List<String> directory) {
+        this.directory = List.copyOf(directory);
+    }
+
+    public List<String> directory() {
+        return directory;
+    }
+
+    /** Called on the communication thread for every service message. */
+    private void deliver(int source, byte[] payload) {
+        BiConsumer<Integer, byte[]> target = receiver;
+        if (target == null) {
+            PoolLog.get().warn("dropping a service message from rank " + source + ": nothing here receives them");
+            return;
+        }
+        try {
+            target.accept(source, payload);
+        } catch (RuntimeException e) {
+            PoolLog.get().error("a service receiver failed on a message from rank " + source, e);
+        }
+    }
+
+    /** The port as JDK types; {@code extra} entries are added (e.g. a service's options). */
+    public Map<String, Object> asMap(Map<String, Object> extra) {
+        Map<String, Object> map = new HashMap<>(extra);
+        map.put(RANK, rank);
+        map.put(DIRECTORY, directory);
+        map.put(SEND, (BiConsumer<Integer, byte[]>) (dest, payload) -> transport.send(dest, Tags.SERVICE, payload));
+        map.put(RECEIVER, (Consumer<BiConsumer<Integer, byte[]>>) r -> receiver = r);
+        map.put(LOG, (BiConsumer<String, String>) ServicePort::log);
+        return map;
+    }
+
+    private static void log(String level, String message) {
+        switch (level) {
+            case "error" -> PoolLog.get().error(message, null);
+            case "warn" -> PoolLog.get().warn(message);
+            default -> PoolLog.get().info(message);
+        }
+    }
+}

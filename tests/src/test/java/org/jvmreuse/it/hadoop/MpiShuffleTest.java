@@ -1,0 +1,272 @@
+package org.jvmreuse.it.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MPI shuffle on a real cluster: two NodeManagers, each with a pool whose manager runs a
+ * Shuffle Manager, all ranks of one mpirun. Jobs with the MPI shuffle (concurrent and blocking)
+ * must give byte for byte the output of the same job with Hadoop's HTTP shuffle, with every map
+ * output taken over MPI from both nodes; damaged map outputs must end in fetch failures, re-run
+ * maps and a correct result.
+ */
+class MpiShuffleTest {
+    private static final String PLUGIN = "-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="
+            + "org.jvmreuse.shuffle.reduce.MpiShuffle";
+    private static final List<String> HTTP = List.of();
+    private static final List<String> CONCURRENT = List.of(PLUGIN, "-Djvmreuse.shuffle.mode=concurrent");
+    private static final List<String> BLOCKING = List.of(PLUGIN, "-Djvmreuse.shuffle.mode=blocking");
+    private static final String COUNTERS = "org.jvmreuse.shuffle.MpiShuffle/";
+    private static final Pattern SERVED = Pattern.compile("MPI shuffle: serving (attempt_\\S+) partition (\\d+) .* to rank (\\d+)");
+
+    private static HadoopCluster cluster;
+    private static Path text;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        // As many slots as containers per NodeManager: no task falls back to the stock launch
+        // (whose reducers would fetch over HTTP).
+        cluster = HadoopCluster.start(2, "--pool", "--slots", "4");
+        text = cluster.newDir("text");
+        ExampleJobsTest.writeText(text, 6, 2000);
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static Job run(String name, List<String> shuffle, List<String> options, String... args) throws Exception {
+        List<String> all = new ArrayList<>(options);
+        all.addAll(shuffle);
+        Job job = cluster.example(name, all, args);
+        assertTrue(job.succeeded(), name + " " + shuffle + " failed:\n" + job);
+        return job;
+    }
+
+    /** Every map output a reducer took came over MPI. */
+    private static void assertAllOverMpi(Job job, int maps, int reduces) {
+        Map<String, Long> c = job.counters();
+        assertEquals((long) maps * reduces, c.getOrDefault(COUNTERS + "MPI_MAPS", -1L), "map outputs over MPI: " + c);
+        assertEquals(0L, c.getOrDefault(COUNTERS + "HTTP_MAPS", -1L), "map outputs over HTTP: " + c);
+        assertEquals(c.get("Map-Reduce Framework/Reduce shuffle bytes"), c.get(COUNTERS + "MPI_BYTES"), "bytes: " + c);
+    }
+
+
+    private static Path data(String name) {
+        return cluster.dir.resolve("data").resolve(name);
+    }
+
+    /** (map attempt, partition, requesting rank) of every segment each pool's Shuffle Manager served. */
+    private static Map<Integer, Set<String>> servedByPool() throws IOException {
+        Map<Integer, Set<String>> served = new TreeMap<>();
+        for (int i = 1; i <= cluster.nodeManagers; i++) {
+            Set<String> segments = ConcurrentHashMap.newKeySet();
+            try (Stream<Path> logs = Files.list(cluster.dir.resolve("pool" + i + "/logs"))) {
+                for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("manager")).toList()) {
+                    Matcher m = SERVED.matcher(Files.readString(log));
+                    while (m.find()) {
+                        segments.add(m.group(1) + "/" + m.group(2) + "<-" + m.group(3));
+                    }
+                }
+            }
+            served.put(i, segments);
+        }
+        return served;
+    }
+
+    @Test
+    void terasortIsByteIdenticalOverMpiInBothModes() throws Exception {
+        // 8 maps: more than one NodeManager holds at once, so both nodes serve map outputs.
+        run("teragen", HTTP, List.of("-Dmapreduce.job.maps=8"), "40000", data("teragen").toString());
+        List<String> sort = List.of("-Dmapreduce.job.reduces=3", "-Dmapreduce.terasort.simplepartitioner=true");
+        run("terasort", HTTP, sort, data("teragen").toString(), data("terasort-http").toString());
+        Map<String, String> expected = JobOutput.digests(data("terasort-http"));
+        for (var mode : List.of(Map.entry("concurrent", CONCURRENT), Map.entry("blocking", BLOCKING))) {
+            Map<Integer, Set<String>> before = servedByPool();
+            Job job = run("terasort", mode.getValue(), sort, data("teragen").toString(),
+                    data("terasort-" + mode.getKey()).toString());
+            assertAllOverMpi(job, 8, 3);
+            assertEquals(expected, JobOutput.digests(data("terasort-" + mode.getKey())), mode.getKey() + ": output differs");
+            Map<Integer, Set<String>> after = servedByPool();
+            Set<String> reducers = new java.util.HashSet<>();
+            for (int pool : after.keySet()) {
+                Set<String> fresh = new java.util.HashSet<>(after.get(pool));
+                fresh.removeAll(before.get(pool));
+                assertTrue(!fresh.isEmpty(), "pool " + pool + "'s Shuffle Manager served nothing in " + mode.getKey());
+                fresh.forEach(s -> reducers.add(s.substring(s.indexOf("<-"))));
+            }
+            assertTrue(reducers.size() >= 2, "segments went to only " + reducers + " (" + mode.getKey() + ")");
+            run("teravalidate", mode.getValue(), List.of(), data("terasort-" + mode.getKey()).toString(),
+                    data("teravalidate-" + mode.getKey()).toString());
+            String report = Files.readString(data("teravalidate-" + mode.getKey()).resolve("part-r-00000"));
+            assertTrue(report.startsWith("checksum"), "teravalidate found problems: " + report);
+        }
+    }
+
+    @Test
+    void wordcountAndSortMatchTheHttpShuffle() throws Exception {
+        List<String> wc = List.of("-Dmapreduce.job.reduces=2");
+        run("wordcount", HTTP, wc, text.toString(), data("wc-http").toString());
+        Job mpi = run("wordcount", CONCURRENT, List.of("-Dmapreduce.job.reduces=2",
+                "-Dmapreduce.reduce.shuffle.parallelcopies=1"), text.toString(), data("wc-mpi").toString());
+        assertAllOverMpi(mpi, 6, 2);
+        assertEquals(JobOutput.digests(data("wc-http")), JobOutput.digests(data("wc-mpi")));
+
+        run("randomwriter", HTTP, List.of("-Dmapreduce.randomwriter.mapsperhost=2",
+                "-Dmapreduce.randomwriter.bytespermap=300000"), data("random").toString());
+        List<String> sort = List.of("-Dmapreduce.job.reduces=2");
+        run("sort", HTTP, sort, data("random").toString(), data("sort-http").toString());
+        Job sorted = run("sort", BLOCKING, sort, data("random").toString(), data("sort-mpi").toString());
+        assertTrue(sorted.counters().getOrDefault(COUNTERS + "MPI_MAPS", 0L) >= 4, "sort: " + sorted.counters());
+        assertEquals(0L, sorted.counters().getOrDefault(COUNTERS + "HTTP_MAPS", -1L));
+        assertEquals(JobOutput.text(cluster, data("sort-http")), JobOutput.text(cluster, data("sort-mpi")));
+    }
+
+
+    /**
+     * Maps 0-3 of a 12-map wordcount lose their output in four ways before the reducers fetch
+     * it: file.out deleted, file.out truncated, index corrupted, data corrupted (an IFile
+     * checksum error). The reducers report fetch failures, the AM fails exactly those four map
+     * attempts and runs them again, and the output is the same as without damage; nothing hangs.
+     * (With most of a job's maps damaged, Hadoop's reducers give up and are re-run, over HTTP as
+     * over MPI: 4 of 12 keeps this to the fetch-failure path.)
+     */
+    @Test
+    void damagedMapOutputsAreFetchFailuresAndTheMapsRunAgain() throws Exception {
+        Path input = cluster.newDir("text12");
+        ExampleJobsTest.writeText(input, 12, 500);
+        Path expected = data("wc-clean");
+        List<String> options = List.of("-Dmapreduce.job.reduces=2", "-Dmapreduce.job.reduce.slowstart.completedmaps=1.0");
+        run("wordcount", HTTP, options, input.toString(), expected.toString());
+        for (var mode : List.of(Map.entry("concurrent", CONCURRENT), Map.entry("blocking", BLOCKING))) {
+            try (MapOutputDamage damage = new MapOutputDamage(cluster.dir, 2)) {
+                Job job = run("wordcount", mode.getValue(), options, input.toString(), data("wc-damaged-" + mode.getKey()).toString());
+                assertEquals(Set.of(0, 1, 2, 3), damage.damaged(), "maps damaged before the fetch: " + damage.damaged());
+                Map<String, Long> c = job.counters();
+                assertEquals(4L, c.getOrDefault("Job Counters/Failed map tasks", 0L), mode.getKey() + ": failed maps: " + c);
+                assertTrue(c.getOrDefault("Job Counters/Launched map tasks", 0L) >= 16, mode.getKey() + ": maps not re-run: " + c);
+                assertEquals(24L, c.getOrDefault(COUNTERS + "MPI_MAPS", 0L), mode.getKey() + ": " + c);
+                assertEquals(JobOutput.digests(expected), JobOutput.digests(data("wc-damaged-" + mode.getKey())), mode.getKey());
+            }
+        }
+    }
+
+    /**
+     * Watches the NodeManagers' local dirs and damages the first attempt's output of maps 0-3
+     * the moment its index is complete (the reducers start only after all maps finished).
+     */
+    private static final class MapOutputDamage implements AutoCloseable {
+        private static final Pattern FIRST_ATTEMPT = Pattern.compile("attempt_\\d+_\\d+_m_00000([0-3])_0");
+        private final Path clusterDir;
+        private final int partitions;
+        private final Set<Integer> damaged = ConcurrentHashMap.newKeySet();
+        private final Set<Path> earlierJobs = ConcurrentHashMap.newKeySet();
+        private final Thread watcher;
+        private volatile boolean stop;
+
+        MapOutputDamage(Path clusterDir, int partitions) throws IOException {
+            this.clusterDir = clusterDir;
+            this.partitions = partitions;
+            for (int nm = 1; nm <= cluster.nodeManagers; nm++) {
+                Path local = clusterDir.resolve("nm" + nm + "/local/usercache");
+                if (Files.isDirectory(local)) {
+                    try (Stream<Path> apps = Files.walk(local, 3)) {
+                        apps.filter(p -> p.getFileName().toString().startsWith("application_")).forEach(earlierJobs::add);
+                    }
+                }
+            }
+            watcher = new Thread(this::watch, "map-output-damage");
+            watcher.setDaemon(true);
+            watcher.start();
+        }
+
+        Set<Integer> damaged() {
+            return Set.copyOf(damaged);
+        }
+
+        private void watch() {
+            while (!stop && damaged.size() < 4) {
+                try {
+                    for (int nm = 1; nm <= cluster.nodeManagers; nm++) {
+                        Path local = clusterDir.resolve("nm" + nm + "/local/usercache");
+                        if (!Files.isDirectory(local)) {
+                            continue;
+                        }
+                        try (Stream<Path> files = Files.walk(local, 6)) {
+                            for (Path index : files.filter(p -> p.getFileName().toString().equals("file.out.index")).toList()) {
+                                Matcher m = FIRST_ATTEMPT.matcher(index.getParent().getFileName().toString());
+                                Path app = index.getParent().getParent().getParent();
+                                if (m.matches() && !earlierJobs.contains(app) && Files.size(index) == partitions * 24L + 8
+                                        && damaged.add(Integer.parseInt(m.group(1)))) {
+                                    damage(Integer.parseInt(m.group(1)), index);
+                                }
+                            }
+                        }
+                    }
+                    Thread.sleep(10);
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    // a directory vanished while walking (a finished container); look again
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        private void damage(int map, Path index) throws IOException {
+            Path out = index.resolveSibling("file.out");
+            switch (map) {
+                case 0 -> Files.delete(out);
+                case 1 -> {
+                    try (RandomAccessFile f = new RandomAccessFile(out.toFile(), "rw")) {
+                        f.setLength(f.length() / 2);
+                    }
+                }
+                case 2 -> flip(index, 5);
+                default -> {
+                    ByteBuffer records = ByteBuffer.wrap(Files.readAllBytes(index));
+                    for (int r = 0; r < partitions; r++) {
+                        long start = records.getLong(r * 24);
+                        long length = records.getLong(r * 24 + 16);
+                        flip(out, start + length / 2);
+                    }
+                }
+            }
+        }
+
+        private static void flip(Path file, long at) throws IOException {
+            try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+                f.seek(at);
+                int b = f.read();
+                f.seek(at);
+                f.write(b ^ 0x20);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop = true;
+            watcher.join(5000);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package org.jvmreuse.it.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.jvmreuse.it.Pool;
+import org.jvmreuse.it.Pool.Result;
+
+/**
+ * The batch job scripts of job-scripts/sbatch and job-scripts/pjsub (library job-scripts/lib/hpc-job.sh)
+ * on the real one-machine Slurm testbed (3 emulated nodes n1..n3 on this host): a PageRank with
+ * JVM Reuse pools on 3 nodes and a stock K-means on 2 nodes are checked against the in-memory
+ * references; scancel during a run stops every daemon and process of the job and keeps the logs;
+ * bad input fails before anything starts; and the PJM script runs with PJM's environment on top
+ * of a Slurm allocation (mpiexec mapped to Open MPI's mpirun; no real PJM exists here).
+ */
+class HpcJobScriptTest {
+    private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
+    private static final Path PJSUB = Pool.REPO.resolve("job-scripts/pjsub/jvmreuse-hadoop.pjsub");
+    private static final Path LIB = Pool.REPO.resolve("job-scripts/lib/hpc-job.sh");
+    /** Small settings for a 2-vCPU machine: 2 slots per node, small heaps, no slot warm-up program. */
+    private static final Map<String, String> SMALL = Map.of(
+            "JVMREUSE_HOME", Pool.REPO.toString(),
+            "JVMREUSE_SLOTS", "2",
+            "JVMREUSE_SLOT_HEAP", "384m",
+            "JVMREUSE_DAEMON_HEAP", "512m",
+            "JVMREUSE_WARMUP_MAIN", "none",
+            "JVMREUSE_STOP_TIMEOUT", "5");
+    private static SlurmTestbed testbed;
+
+    @BeforeAll
+    static void startTestbed() throws Exception {
+        testbed = SlurmTestbed.start(3, "--memory-mb", "8192");
+    }
+
+    @AfterAll
+    static void stopTestbed() throws Exception {
+        if (testbed != null) {
+            testbed.close();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    @Test
+    void pageRankWithPoolsOnThreeNodesMatchesTheReference() throws Exception {
+        Map<String, String> env = settings(Map.of("JVMREUSE_WORKLOAD", "pagerank", "JVMREUSE_PAGERANK_NODES", "2000",
+                "JVMREUSE_ITERATIONS", "2"));
+        long id = submitFile(SBATCH, 3, env);
+        testbed.awaitGone(id, 420_000);
+        String out = testbed.outputText(id);
+        assertEquals("COMPLETED", testbed.state(id), out);
+        assertEquals("0:0", testbed.exitCode(id), out);
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        assertTrue(out.contains("3 nodes (n1 n2 n3), master n1"), out);
+        assertTrue(out.contains("verify-pagerank passed"), out);
+
+        // Our own check against the reference, independent of the script's.
+        Result verify = workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),
+                "--output", dir.resolve("data/pagerank").toString());
+        assertEquals(0, verify.code(), "verify-pagerank: " + verify);
+
+        assertTimingsAndPicture(dir, "pagerank");
+        for (String node : List.of("n1", "n2", "n3")) {
+            Path nmLog = dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log");
+            assertTrue(Files.size(nmLog) > 0, nmLog.toString());
+            assertTrue(Files.readString(dir.resolve("run/nodes/" + node + "/pool.state")).startsWith("serving"),
+                    "pool of " + node + " did not serve");
+        }
+        // Tasks ran in pool slots on more than one node (each node has its own pool socket).
+        long nodesWithPoolTasks = Stream.of("n1", "n2", "n3").filter(n -> read(dir.resolve("logs/nodes/" + n + "/logs/nodemanager.log"))
+                .contains("task handed to the JVM pool at")).count();
+        assertTrue(nodesWithPoolTasks >= 2, "pool tasks ran on " + nodesWithPoolTasks + " nodes only");
+        assertTrue(Files.size(dir.resolve("logs/master/resourcemanager.log")) > 0);
+        assertTrue(Files.size(dir.resolve("logs/master/pools.log")) >= 0);
+        assertTrue(out.contains("stopped everything"), out);
+        assertNoJobProcesses(id);
+    }
+
+    @Test
+    void stockKMeansOnTwoNodesMatchesTheReference() throws Exception {
+        Map<String, String> env = settings(Map.of("JVMREUSE_WORKLOAD", "kmeans", "JVMREUSE_POOL", "0",
+                "JVMREUSE_KMEANS_POINTS", "3000", "JVMREUSE_KMEANS_K", "3", "JVMREUSE_KMEANS_DIMENSIONS", "2",
+                "JVMREUSE_ITERATIONS", "2"));
+        long id = submitFile(SBATCH, 2, env);
+        testbed.awaitGone(id, 360_000);
+        String out = testbed.outputText(id);
+        assertEquals("COMPLETED", testbed.state(id), out);
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        assertTrue(out.contains("verify-kmeans passed"), out);
+        Result verify = workloads("verify-kmeans", "--input", dir.resolve("data/points").toString(),
+                "--output", dir.resolve("data/kmeans").toString());
+        assertEquals(0, verify.code(), "verify-kmeans: " + verify);
+        assertTimingsAndPicture(dir, "kmeans");
+        assertFalse(Files.exists(dir.resolve("run/master/pids/pools.pid")), "stock mode started pools");
+        assertNoJobProcesses(id);
+    }
+
+    @Test
+    void scancelDuringTheRunStopsEverythingAndKeepsTheLogs() throws Exception {
+        Map<String, String> env = settings(Map.of("JVMREUSE_WORKLOAD", "pagerank", "JVMREUSE_PAGERANK_NODES", "2000",
+                "JVMREUSE_ITERATIONS", "30"));
+        long id = submitFile(SBATCH, 3, env);
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        Path workloadLog = dir.resolve("logs/workload.log");
+        long deadline = System.currentTimeMillis() + 300_000;
+        while (!read(workloadLog).contains("iteration 1/30")) {
+            assertTrue(testbed.listed(id), "the job ended before its workload ran:\n" + testbed.outputText(id));
+            assertTrue(System.currentTimeMillis() < deadline, "the workload did not start:\n" + testbed.outputText(id));
+            Thread.sleep(500);
+        }
+        // Every daemon of the job, from its pid files.
+        List<Long> daemons = new ArrayList<>();
+        for (String f : List.of("run/master/pids/resourcemanager.pid", "run/master/pids/historyserver.pid",
+                "run/master/pids/pools.pid", "run/nodes/n1/pids/nodemanager.pid", "run/nodes/n2/pids/nodemanager.pid",
+                "run/nodes/n3/pids/nodemanager.pid")) {
+            long pid = Long.parseLong(Files.readString(dir.resolve(f)).trim());
+            assertTrue(Pool.running(pid), f + ": " + pid + " is not running before scancel");
+            daemons.add(pid);
+        }
+        assertFalse(testbed.jobProcesses(id).isEmpty());
+        Result cancelled = testbed.scancel(id);
+        assertEquals(0, cancelled.code(), cancelled.toString());
+        testbed.awaitGone(id, 60_000);
+        assertEquals("CANCELLED", testbed.state(id), testbed.outputText(id));
+        String out = testbed.outputText(id);
+        assertTrue(out.contains("received SIGTERM"), out);
+        assertTrue(out.contains("stopped everything"), out);
+        long until = System.currentTimeMillis() + 15_000;
+        while (daemons.stream().anyMatch(Pool::running) && System.currentTimeMillis() < until) {
+            Thread.sleep(200);
+        }
+        for (long pid : daemons) {
+            assertFalse(Pool.running(pid), "daemon " + pid + " survived scancel: " + SlurmTestbed.commandLine(pid));
+        }
+        assertNoJobProcesses(id);
+        // The logs stay.
+        assertTrue(Files.size(dir.resolve("logs/master/resourcemanager.log")) > 0);
+        assertTrue(read(workloadLog).contains("iteration 1/30"));
+        assertTrue(Files.size(dir.resolve("logs/nodes/n2/logs/nodemanager.log")) > 0);
+        assertTrue(Files.exists(dir.resolve("summary.txt")));
+    }
+
+    @Test
+    void badInputFailsFastWithAClearMessageAndStartsNothing() throws Exception {
+        Map<String, String[]> cases = new LinkedHashMap<>();
+        cases.put("unknown workload JVMREUSE_WORKLOAD='wordcount'", new String[] {"JVMREUSE_WORKLOAD=wordcount"});
+        cases.put("the input path JVMREUSE_INPUT=/nonexistent/graph does not exist", new String[] {"JVMREUSE_INPUT=/nonexistent/graph"});
+        cases.put("too little memory on the master node n|: 40 slots x 1024 MB + pool manager 1024 MB", new String[] {"JVMREUSE_SLOTS=40", "JVMREUSE_SLOT_HEAP=1g"});
+        cases.put("cannot parse the node list SLURM_JOB_NODELIST='n[1-'", new String[] {"SLURM_JOB_NODELIST=n[1-"});
+        Map<Long, String> jobs = new LinkedHashMap<>();
+        for (Map.Entry<String, String[]> c : cases.entrySet()) {
+            StringBuilder script = new StringBuilder("#!/bin/bash\nset -euo pipefail\n");
+            for (String kv : c.getValue()) {
+                script.append("export ").append(kv.replaceFirst("=", "='")).append("'\n");
+            }
+            script.append("source ").append(LIB).append("\nhpc_job_main slurm\n");
+            long id = testbed.submit(script.toString(), "-N", "1", "--export=ALL,JVMREUSE_HOME=" + Pool.REPO);
+            jobs.put(id, c.getKey());
+        }
+        for (Map.Entry<Long, String> j : jobs.entrySet()) {
+            long id = j.getKey();
+            testbed.awaitGone(id, 120_000);
+            String out = testbed.outputText(id);
+            assertEquals("FAILED", testbed.state(id), out);
+            for (String part : j.getValue().split("\\|")) {
+                assertTrue(out.contains(part), "expected '" + part + "' in:\n" + out);
+            }
+            assertTrue(out.contains("ERROR: " + j.getValue().split("\\|")[0]), out);
+            assertFalse(out.contains("started ResourceManager"), out);
+            assertFalse(Files.exists(testbed.jobs.resolve("jvmreuse-" + id)), "an output dir was made for a bad job:\n" + out);
+            assertNoJobProcesses(id);
+        }
+    }
+
+    @Test
+    void pjmScriptRunsWithPjmEnvironmentOnASlurmAllocation() throws Exception {
+        // PJM's environment on top of a Slurm allocation; Fujitsu's mpiexec is Open MPI's mpirun here.
+        // Two launches run at once (the pools and the per-node agents): mpirun starts its daemons
+        // with srun, whose second step would wait for the first one's CPUs without --overlap.
+        Path bin = testbed.jobs.resolve("pjm-bin");
+        Files.createDirectories(bin);
+        Path mpiexec = bin.resolve("mpiexec");
+        Files.writeString(mpiexec, """
+                #!/bin/bash
+                root=()
+                if [[ $EUID -eq 0 ]]; then root=(--allow-run-as-root); fi
+                export SLURM_OVERLAP=1
+                exec mpirun "${root[@]}" --oversubscribe "$@"
+                """);
+        mpiexec.toFile().setExecutable(true);
+        Path workdir = testbed.jobs.resolve("pjm-work");
+        Files.createDirectories(workdir);
+        String script = """
+                #!/bin/bash
+                set -euo pipefail
+                export PATH=%s:$PATH
+                export PJM_O_WORKDIR=%s PJM_JOBID=$((SLURM_JOB_ID + 7000)) PJM_NODE=2 PJM_MPI_PROC=2
+                export JVMREUSE_MPIEXEC_OPTS='--map-by ppr:@PER_NODE@:node'
+                unset SLURM_JOB_NODELIST
+                cd "$PJM_O_WORKDIR"
+                exec bash %s
+                """.formatted(bin, workdir, PJSUB);
+        Map<String, String> env = settings(Map.of("JVMREUSE_WORKLOAD", "kmeans", "JVMREUSE_KMEANS_POINTS", "2000",
+                "JVMREUSE_KMEANS_K", "3", "JVMREUSE_KMEANS_DIMENSIONS", "2", "JVMREUSE_ITERATIONS", "1"));
+        long id = testbed.submit(script, "-N", "2", export(env));
+        testbed.awaitGone(id, 360_000);
+        String out = testbed.outputText(id);
+        assertEquals("COMPLETED", testbed.state(id), out);
+        assertTrue(out.contains("(pjm): 2 nodes (n1 n2), master n1"), out);
+        assertTrue(out.contains("started the NodeManager agents as one rank per node: mpiexec"), out);
+        assertTrue(out.contains("with mpiexec"), out);
+        assertTrue(out.contains("verify-kmeans passed"), out);
+        Path dir = workdir.resolve("jvmreuse-" + (id + 7000));
+        assertTrue(Files.isDirectory(dir), "no output dir " + dir + ":\n" + out);
+        assertTimingsAndPicture(dir, "kmeans");
+        for (String node : List.of("n1", "n2")) {
+            assertTrue(read(dir.resolve("run/nodes/" + node + "/logs/agent.log")).contains("NodeManager pid"), node);
+            assertTrue(read(dir.resolve("run/nodes/" + node + "/pool.state")).startsWith("serving"), node);
+        }
+        assertNoJobProcesses(id);
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private static Map<String, String> settings(Map<String, String> more) {
+        Map<String, String> env = new LinkedHashMap<>(SMALL);
+        env.putAll(more);
+        return env;
+    }
+
+    private static String export(Map<String, String> env) {
+        StringBuilder s = new StringBuilder("--export=ALL");
+        env.forEach((k, v) -> {
+            if (v.contains(",")) {
+                throw new IllegalArgumentException("sbatch --export cannot carry a comma: " + k + "=" + v);
+            }
+            s.append(',').append(k).append('=').append(v);
+        });
+        return s.toString();
+    }
+
+    /** Submits a job script file (its #SBATCH lines apply) on {@code nodes} nodes with {@code env}. */
+    private static long submitFile(Path file, int nodes, Map<String, String> env) throws Exception {
+        return testbed.submit(Files.readString(file), "-N", Integer.toString(nodes), export(env));
+    }
+
+    private static Result workloads(String... args) throws Exception {
+        Path jar;
+        try (Stream<Path> s = Files.list(Pool.REPO.resolve("workloads/target"))) {
+            jar = s.filter(p -> p.getFileName().toString().matches("workloads-.*\\.jar")
+                    && !p.getFileName().toString().contains("sources")).findFirst().orElseThrow();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", jar + ":" + Pool.REPO.resolve("workloads/target/lib") + "/*", "org.jvmreuse.workloads.Main"));
+        command.addAll(List.of(args));
+        return Pool.exec(command, Map.of(), null, 300);
+    }
+
+    private static void assertTimingsAndPicture(Path dir, String label) throws IOException {
+        Path tasks = dir.resolve("timings/" + label + "-tasks.csv");
+        assertTrue(Files.exists(tasks), "no " + tasks);
+        assertTrue(Files.readAllLines(tasks).size() > 2, "too few task rows in " + tasks);
+        assertTrue(Files.readString(dir.resolve("timings/job-phases.csv")).contains("workload,"));
+        Path png = dir.resolve("timings/" + label + "-timeline.png");
+        assertTrue(Files.exists(png), "no timeline picture " + png);
+        byte[] head = Files.readAllBytes(png);
+        assertTrue(head.length > 1000 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G', "not a PNG: " + png);
+        assertTrue(read(dir.resolve("summary.txt")).contains("exit status 0"));
+    }
+
+    /** No live process of the job (zombies excluded) within a few seconds of its end. */
+    private static void assertNoJobProcesses(long id) throws InterruptedException {
+        long until = System.currentTimeMillis() + 15_000;
+        List<Long> left = testbed.jobProcesses(id);
+        while (!left.isEmpty() && System.currentTimeMillis() < until) {
+            Thread.sleep(250);
+            left = testbed.jobProcesses(id);
+        }
+        assertTrue(left.isEmpty(), "processes of job " + id + " left:" + SlurmTestbed.describe(left));
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.jvmreuse.workloads.chart;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.jvmreuse.workloads.Options;
+import org.jvmreuse.workloads.UsageException;
+import org.jvmreuse.workloads.timing.ResultsCsv;
+import org.jvmreuse.workloads.timing.RunResult;
+import org.jvmreuse.workloads.timing.TaskTiming;
+import org.jvmreuse.workloads.timing.TimingCsv;
+
+/** chart timeline | chart compare: PNG pictures from the timing and results CSV files. */
+public final class ChartCommand {
+    public static final String USAGE = "chart timeline --csv TASKS.csv --out PNG [--title T] [--label L] [--width W] [--height H]\n"
+            + "       chart compare --csv RESULTS.csv --out PNG [--title T] [--workload W] [--width W] [--height H]";
+
+    private ChartCommand() {
+    }
+
+    public static int run(String[] args) throws Exception {
+        if (args.length == 0) {
+            throw new UsageException("chart what: timeline or compare?");
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        switch (args[0]) {
+            case "timeline" -> timeline(Options.parse(rest, Set.of("csv", "out", "title", "label", "width", "height")));
+            case "compare" -> compare(Options.parse(rest, Set.of("csv", "out", "title", "workload", "width", "height")));
+            default -> throw new UsageException("unknown chart " + args[0]);
+        }
+        return 0;
+    }
+
+    private static void timeline(Options options) throws Exception {
+        String label = options.get("label", null);
+        List<TaskTiming> tasks = TimingCsv.readTasks(Paths.get(options.get("csv"))).stream()
+                .filter(t -> label == null || t.label().equals(label)).toList();
+        if (tasks.isEmpty()) {
+            throw new UsageException("no task rows" + (label == null ? "" : " with label " + label));
+        }
+        String title = options.get("title", tasks.get(0).label() + " timeline");
+        int width = options.getAtLeast("width", 200, 1200);
+        int height = options.getAtLeast("height", 150, TimelineChart.defaultHeight(tasks.size()));
+        write(TimelineChart.render(tasks, title, width, height), options);
+    }
+
+    private static void compare(Options options) throws Exception {
+        List<RunResult> all = ResultsCsv.read(Paths.get(options.get("csv")));
+        if (all.isEmpty()) {
+            throw new UsageException("no result rows");
+        }
+        String workload = options.get("workload", all.get(0).workload());
+        List<RunResult> results = all.stream().filter(r -> r.workload().equals(workload)).toList();
+        if (results.isEmpty()) {
+            throw new UsageException("no results of workload " + workload);
+        }
+        String title = options.get("title", workload + ": total time by iterations");
+        write(CompareChart.render(results, title, options.getAtLeast("width", 200, 900),
+                options.getAtLeast("height", 150, 520)), options);
+    }
+
+    private static void write(java.awt.image.BufferedImage image, Options options) throws Exception {
+        Path out = Paths.get(options.get("out"));
+        Canvas.writePng(image, out);
+        System.out.println("wrote " + out + " (" + image.getWidth() + " x " + image.getHeight() + ")");
+    }
+}

@@ -1,0 +1,16 @@
+package org.jvmreuse.workloads;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class MainTest {
+    @Test
+    void unknownCommandsAndOptionsAreUsageErrors() throws Exception {
+        assertEquals(2, Main.run(new String[] {"no-such-command"}));
+        assertEquals(2, Main.run(new String[] {"pagerank", "--output", "/tmp/x", "--iterations", "2"}), "no --input");
+        assertEquals(2, Main.run(new String[] {"generate-graph", "--output", "/tmp/x", "--nodes", "10", "--bogus", "1"}));
+        assertEquals(2, Main.run(new String[] {"kmeans", "--input", "/tmp/x", "--output", "/tmp/y", "--iterations"}));
+        assertEquals(0, Main.run(new String[] {"--help"}));
+    }
+}
