@@ -916,32 +916,15 @@ jvmreuse_cluster_start() {
 # Sends SIGTERM to the processes in the given pid files (only those of this cluster), waits up to
 # JVMREUSE_STOP_TIMEOUT s for all of them, then SIGKILLs the survivors by PID. Removes the files.
 _jvmreuse_cluster_stop_pids() {
-    local f pid pids=() waited=0 alive
+    local f pid pids=()
     for f in "$@"; do
         [[ -f $f ]] || continue
         pid=$(cat "$f" 2>/dev/null || true)
         if _jvmreuse_cluster_owns "$pid"; then
-            kill -TERM "$pid" 2>/dev/null || true
             pids+=("$pid")
         fi
     done
-    while ((${#pids[@]} > 0)); do
-        alive=()
-        for pid in "${pids[@]}"; do
-            if _jvmreuse_alive "$pid"; then
-                alive+=("$pid")
-            fi
-        done
-        pids=(${alive[@]+"${alive[@]}"})
-        ((${#pids[@]} > 0)) || break
-        if ((waited >= JVMREUSE_STOP_TIMEOUT * 10)); then
-            _jvmreuse_cluster_log "still running ${JVMREUSE_STOP_TIMEOUT}s after SIGTERM, sending SIGKILL: pid ${pids[*]}"
-            kill -KILL "${pids[@]}" 2>/dev/null || true
-            break
-        fi
-        sleep 0.1
-        waited=$((waited + 1))
-    done
+    jvmreuse_terminate "$JVMREUSE_STOP_TIMEOUT" _jvmreuse_cluster_log ${pids[@]+"${pids[@]}"}
     rm -f "$@"
 }
 

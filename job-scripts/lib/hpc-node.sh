@@ -40,7 +40,7 @@ stopping=
 
 # Stops this node's daemons by PID, then what they left (containers working in the local dirs).
 stop_node() {
-    local pids=() f pid waited=0 alive proc cwd
+    local pids=() f pid proc cwd
     [[ -z $stopping ]] || return 0
     stopping=1
     trap '' INT TERM
@@ -51,19 +51,7 @@ stop_node() {
     done
     if ((${#pids[@]} > 0)); then
         log "stopping pid ${pids[*]}"
-        kill -TERM "${pids[@]}" 2>/dev/null || true
-        while :; do
-            alive=()
-            for pid in "${pids[@]}"; do _jvmreuse_alive "$pid" && alive+=("$pid"); done
-            ((${#alive[@]} > 0)) || break
-            if ((waited >= JVMREUSE_STOP_TIMEOUT * 10)); then
-                log "still running after SIGTERM, SIGKILL: pid ${alive[*]}"
-                kill -KILL "${alive[@]}" 2>/dev/null || true
-                break
-            fi
-            sleep 0.1
-            waited=$((waited + 1))
-        done
+        jvmreuse_terminate "$JVMREUSE_STOP_TIMEOUT" log "${pids[@]}"
     fi
     pids=()
     for proc in /proc/[0-9]*; do

@@ -46,12 +46,8 @@
 
 _jvmreuse_log() { printf '[jvmreuse-pool] %s\n' "$*" >&2; }
 
-# Whether a process runs; unlike `kill -0`, an exited but unreaped (zombie) process does not count.
-_jvmreuse_alive() {
-    local state
-    state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
-    [[ -n $state && $state != Z ]]
-}
+# shellcheck source=job-scripts/lib/processes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
 
 jvmreuse_load_build() {
     local env_file=$1/build/mpi-java.env target=$1/pool-manager/target

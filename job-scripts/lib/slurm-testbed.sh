@@ -52,17 +52,12 @@ _jvmreuse_slurm_log() { printf '[jvmreuse-slurm-testbed] %s\n' "$*" >&2; }
 JVMREUSE_SLURM_COMMANDS=(munged munge unmunge slurmctld slurmd sinfo squeue sbatch srun scancel scontrol)
 JVMREUSE_SLURM_PACKAGES=(slurm-wlm munge libpmix2)
 
-# Whether a process runs; an exited but unreaped (zombie) process does not count.
-_jvmreuse_slurm_alive() {
-    local stat
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-    stat=${stat##*) }
-    [[ -n $stat && ${stat:0:1} != Z ]]
-}
+# shellcheck source=job-scripts/lib/processes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
 
 # Whether PID $1 is a running process of this testbed (its environment names D).
 _jvmreuse_slurm_owns() {
-    [[ $1 =~ ^[1-9][0-9]*$ ]] && _jvmreuse_slurm_alive "$1" &&
+    [[ $1 =~ ^[1-9][0-9]*$ ]] && _jvmreuse_alive "$1" &&
         grep -qzxF "JVMREUSE_SLURM_TESTBED=$JVMREUSE_SLURM_DIR" "/proc/$1/environ" 2>/dev/null
 }
 
@@ -486,32 +481,15 @@ jvmreuse_slurm_start() {
 # SIGTERM to the testbed processes in the given pid files, up to JVMREUSE_SLURM_STOP_TIMEOUT s,
 # then SIGKILL to the survivors by PID. Removes the files.
 _jvmreuse_slurm_stop_pids() {
-    local f pid pids=() alive waited=0
+    local f pid pids=()
     for f in "$@"; do
         [[ -f $f ]] || continue
         pid=$(cat "$f" 2>/dev/null || true)
         if _jvmreuse_slurm_owns "$pid"; then
-            kill -TERM "$pid" 2>/dev/null || true
             pids+=("$pid")
         fi
     done
-    while ((${#pids[@]} > 0)); do
-        alive=()
-        for pid in "${pids[@]}"; do
-            if _jvmreuse_slurm_alive "$pid"; then
-                alive+=("$pid")
-            fi
-        done
-        pids=(${alive[@]+"${alive[@]}"})
-        ((${#pids[@]} > 0)) || break
-        if ((waited >= JVMREUSE_SLURM_STOP_TIMEOUT * 10)); then
-            _jvmreuse_slurm_log "still running ${JVMREUSE_SLURM_STOP_TIMEOUT}s after SIGTERM, sending SIGKILL: pid ${pids[*]}"
-            kill -KILL "${pids[@]}" 2>/dev/null || true
-            break
-        fi
-        sleep 0.1
-        waited=$((waited + 1))
-    done
+    jvmreuse_terminate "$JVMREUSE_SLURM_STOP_TIMEOUT" _jvmreuse_slurm_log ${pids[@]+"${pids[@]}"}
     rm -f "$@"
 }
 
@@ -605,22 +583,11 @@ jvmreuse_slurm_leftovers() {
 
 # Ends the testbed's leftover processes by PID: SIGTERM, up to 3 s, then SIGKILL.
 _jvmreuse_slurm_sweep() {
-    local pids=() pid waited=0
+    local pids=()
     mapfile -t pids < <(jvmreuse_slurm_leftovers)
     ((${#pids[@]} > 0)) || return 0
     _jvmreuse_slurm_log "ending leftover processes of $JVMREUSE_SLURM_DIR: pid ${pids[*]}"
-    kill -TERM "${pids[@]}" 2>/dev/null || true
-    while ((waited < 30)); do
-        for pid in "${pids[@]}"; do
-            if _jvmreuse_slurm_alive "$pid"; then
-                sleep 0.1
-                waited=$((waited + 1))
-                continue 2
-            fi
-        done
-        return 0
-    done
-    kill -KILL "${pids[@]}" 2>/dev/null || true
+    jvmreuse_terminate 3 _jvmreuse_slurm_log "${pids[@]}"
     sleep 0.2
     mapfile -t pids < <(jvmreuse_slurm_leftovers)
     if ((${#pids[@]} > 0)); then
