@@ -131,6 +131,7 @@ run_one() {
     if ((rc != 0)); then
         log "ERROR: $label failed (status $rc); the end of its output:"
         tail -n 30 "$runlog" >&2
+        KEEP=1
         exit 1
     fi
     # The result against the single-process reference.

@@ -48,7 +48,7 @@ public final class MpiTransport {
     private static final long HOT_WINDOW_NANOS = 300_000;
     private static final long IDLE_POLL_MILLIS = 1;
     private static final long DOORBELL_POLL_MILLIS = 50;
-    private static final long SERVICE_PARK_NANOS = 50_000;
+    private static final long SERVICE_PARK_MAX_NANOS = 1_000_000;
     private static final long SERVICE_WINDOW_NANOS = 200_000_000;
 
     private final Comm comm;
@@ -99,7 +99,9 @@ public final class MpiTransport {
             } else if (!inFlight.isEmpty() || now - lastTraffic < HOT_WINDOW_NANOS) {
                 LockSupport.parkNanos(HOT_PARK_NANOS);
             } else if (now - lastService < SERVICE_WINDOW_NANOS) {
-                LockSupport.parkNanos(SERVICE_PARK_NANOS);
+                // Backs off from the hot poll to at most a millisecond, so that waiting for a
+                // peer on a busy node costs little CPU; chunks in flight hide the delay.
+                LockSupport.parkNanos(Math.min(SERVICE_PARK_MAX_NANOS, Math.max(HOT_PARK_NANOS, (now - lastTraffic) / 8)));
             } else {
                 doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS, handler::onPeerLost);
                 lastTraffic = System.nanoTime();

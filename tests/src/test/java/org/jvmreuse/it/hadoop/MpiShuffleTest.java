@@ -132,6 +132,12 @@ class MpiShuffleTest {
                 "-Dmapreduce.reduce.shuffle.parallelcopies=1"), text.toString(), data("wc-mpi").toString());
         assertAllOverMpi(mpi, 6, 2);
         assertEquals(JobOutput.digests(data("wc-http")), JobOutput.digests(data("wc-mpi")));
+        // Reducers launched the stock way have no MPI: the plug-in takes everything over HTTP.
+        Job stockReducers = run("wordcount", CONCURRENT, List.of("-Dmapreduce.job.reduces=2",
+                "-Dmapreduce.reduce.env=JVMREUSE_POOL=off"), text.toString(), data("wc-stockreduce").toString());
+        assertEquals(0L, stockReducers.counters().getOrDefault(COUNTERS + "MPI_MAPS", -1L), "" + stockReducers.counters());
+        assertEquals(12L, stockReducers.counters().getOrDefault(COUNTERS + "HTTP_MAPS", -1L), "" + stockReducers.counters());
+        assertEquals(JobOutput.digests(data("wc-http")), JobOutput.digests(data("wc-stockreduce")));
 
         run("randomwriter", HTTP, List.of("-Dmapreduce.randomwriter.mapsperhost=2",
                 "-Dmapreduce.randomwriter.bytespermap=300000"), data("random").toString());
