@@ -591,7 +591,7 @@ _hpc_run() {
 
 _hpc_wait_child() {
     local status=0
-    while _hpc_alive "$HPC_CHILD"; do
+    while _jvmreuse_alive "$HPC_CHILD"; do
         _hpc_check_deadline
         sleep 0.5
     done
@@ -657,7 +657,7 @@ _hpc_start_master() {
         local deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT)) nn
         nn=$(_hpc_port nn)
         until (exec 3<>"/dev/tcp/$HPC_MASTER_ADDR/$nn") 2>/dev/null; do
-            if ! _hpc_alive "$(cat "$HPC_WORK/master/pids/namenode.pid")"; then
+            if ! _jvmreuse_alive "$(cat "$HPC_WORK/master/pids/namenode.pid")"; then
                 _hpc_show_log "$HPC_WORK/master/logs/namenode.log"
                 _hpc_die "the NameNode exited during start-up"
             fi
@@ -959,16 +959,6 @@ _hpc_workload_command() {
 # ---------------------------------------------------------------------------------------------
 # Stopping
 
-# Whether process $1 runs (an unreaped zombie does not), without forking: bash builtins only,
-# since this runs in the few seconds scancel leaves before SIGKILL.
-_hpc_alive() {
-    local stat
-    [[ -r /proc/$1/stat ]] || return 1
-    read -r stat 2>/dev/null <"/proc/$1/stat" || return 1
-    stat=${stat##*) }
-    [[ -n $stat && ${stat:0:1} != Z ]]
-}
-
 # Field $2 (ppid, sid) of process $1 from /proc/PID/stat, with builtins.
 _hpc_stat_field() {
     local stat state ppid sid
@@ -1000,34 +990,12 @@ _hpc_leftovers() {
         pid=${f#/proc/}
         pid=${pid%/environ}
         [[ $pid =~ ^[0-9]+$ && $skip != *" $pid "* && -O /proc/$pid ]] || continue
-        _hpc_alive "$pid" || continue
+        _jvmreuse_alive "$pid" || continue
         [[ $(_hpc_stat_field "$pid" sid) != "$mysid" ]] || continue
         printf '%s\n' "$pid"
     done < <(grep -lzxF "${patterns[@]}" /proc/[0-9]*/environ 2>/dev/null || true)
 }
 
-# TERM to the PIDs given, wait up to $1 tenths of a second, then KILL.
-_hpc_stop_pids() {
-    local limit=$1 pid alive waited=0
-    shift
-    local pids=("$@")
-    ((${#pids[@]} > 0)) || return 0
-    kill -TERM "${pids[@]}" 2>/dev/null || true
-    while :; do
-        alive=()
-        for pid in "${pids[@]}"; do
-            _hpc_alive "$pid" && alive+=("$pid")
-        done
-        ((${#alive[@]} > 0)) || return 0
-        if ((waited >= limit)); then
-            _hpc_log "still running after SIGTERM, sending SIGKILL: pid ${alive[*]}"
-            kill -KILL "${alive[@]}" 2>/dev/null || true
-            return 0
-        fi
-        sleep 0.1
-        waited=$((waited + 1))
-    done
-}
 
 # PIDs in pid files $@ that are alive.
 _hpc_pids_of() {
@@ -1035,7 +1003,7 @@ _hpc_pids_of() {
     for f in "$@"; do
         [[ -f $f ]] || continue
         pid=$(cat "$f" 2>/dev/null || true)
-        [[ $pid =~ ^[0-9]+$ ]] && _hpc_alive "$pid" && printf '%s\n' "$pid"
+        [[ $pid =~ ^[0-9]+$ ]] && _jvmreuse_alive "$pid" && printf '%s\n' "$pid"
     done
     return 0
 }
@@ -1061,38 +1029,38 @@ _hpc_teardown() {
     HPC_TORN_DOWN=1
     t0=$(date +%s)
     touch "$HPC_WORK/stop" 2>/dev/null || true
-    limit=$((JVMREUSE_STOP_TIMEOUT * 10))
+    limit=$JVMREUSE_STOP_TIMEOUT
     if [[ -n ${HPC_FAST:-} ]]; then
-        limit=20
+        limit=2
         _hpc_log "stopping everything now (signal or time limit)"
         # Everything at once: the daemons, the launches, the client, and every other process of
         # the job on this host (task containers too), so that it is over before Slurm's SIGKILL.
         mapfile -t pids < <(
-            [[ -z ${HPC_CHILD:-} ]] || { _hpc_alive "$HPC_CHILD" && printf '%s\n' "$HPC_CHILD"; }
+            [[ -z ${HPC_CHILD:-} ]] || { _jvmreuse_alive "$HPC_CHILD" && printf '%s\n' "$HPC_CHILD"; }
             _hpc_local_node_pids
             _hpc_pids_of "$HPC_WORK"/master/pids/*.pid
             _hpc_leftovers
         )
-        _hpc_stop_pids "$limit" ${pids[@]+"${pids[@]}"}
+        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
     else
         _hpc_log "stopping: NodeManagers (agents), then ResourceManager and JobHistoryServer, then the pools"
-        if [[ -n ${HPC_CHILD:-} ]] && _hpc_alive "$HPC_CHILD"; then
-            _hpc_stop_pids 30 "$HPC_CHILD"
+        if [[ -n ${HPC_CHILD:-} ]] && _jvmreuse_alive "$HPC_CHILD"; then
+            jvmreuse_terminate 3 _hpc_log "$HPC_CHILD"
         fi
         # The agents see <work>/stop within a second and stop their daemons.
         mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/agent*.pid)
         local waited=0 alive
-        while ((${#pids[@]} > 0 && waited < limit + 50)); do
+        while ((${#pids[@]} > 0 && waited < limit * 10 + 50)); do
             alive=()
-            for p in "${pids[@]}"; do _hpc_alive "$p" && alive+=("$p"); done
+            for p in "${pids[@]}"; do _jvmreuse_alive "$p" && alive+=("$p"); done
             ((${#alive[@]} > 0)) || break
             sleep 0.1
             waited=$((waited + 1))
         done
         mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/agent*.pid; _hpc_local_node_pids)
-        _hpc_stop_pids "$limit" ${pids[@]+"${pids[@]}"}
+        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
         mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/{resourcemanager,historyserver,namenode}.pid)
-        _hpc_stop_pids "$limit" ${pids[@]+"${pids[@]}"}
+        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
         if [[ -f $HPC_WORK/master/pids/pools.pid ]] && [[ -n ${JVMREUSE_CLIENT:-} ]]; then
             local s
             for s in "$HPC_SOCKET_DIR"/pool*.sock; do
@@ -1102,13 +1070,13 @@ _hpc_teardown() {
             done
             mapfile -t pids < <(_hpc_pids_of "$HPC_WORK/master/pids/pools.pid")
             waited=0
-            while ((${#pids[@]} > 0 && waited < 100)) && _hpc_alive "${pids[0]}"; do
+            while ((${#pids[@]} > 0 && waited < 100)) && _jvmreuse_alive "${pids[0]}"; do
                 sleep 0.1
                 waited=$((waited + 1))
             done
         fi
         mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/*.pid)
-        _hpc_stop_pids "$limit" ${pids[@]+"${pids[@]}"}
+        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
     fi
     wait 2>/dev/null || true
     mapfile -t leftovers < <(_hpc_leftovers)
@@ -1120,7 +1088,7 @@ _hpc_teardown() {
             what+=("$p ($comm)")
         done
         _hpc_log "ending leftover processes of the job: ${what[*]}"
-        _hpc_stop_pids "$([[ -n ${HPC_FAST:-} ]] && echo 10 || echo 30)" "${leftovers[@]}"
+        jvmreuse_terminate "$([[ -n ${HPC_FAST:-} ]] && echo 1 || echo 3)" _hpc_log "${leftovers[@]}"
     fi
     rm -rf "$HPC_SOCKET_DIR" 2>/dev/null || true
     if [[ -n $JVMREUSE_LOCAL_DIR ]]; then

@@ -10,9 +10,10 @@
 #                                        reports the SIGKILL
 
 _jvmreuse_alive() {
-    local state
-    state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
-    [[ -n $state && $state != Z ]]
+    local stat
+    read -r stat 2>/dev/null <"/proc/$1/stat" || return 1
+    stat=${stat##*) } # the state follows the command name, which may hold spaces
+    [[ -n $stat && ${stat:0:1} != Z ]]
 }
 
 jvmreuse_terminate() {
