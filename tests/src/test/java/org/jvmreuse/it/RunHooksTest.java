@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A shared library's run hooks (META-INF/jvmreuse/run-hooks) are called around every run that
  * shares it: before, with the run's loader as context and able to set the run's environment;
- * after, told whether the run ended in a way that runs shutdown hooks.
+ * at the end, before the run's threads are interrupted; after, told whether the run ended in a
+ * way that runs shutdown hooks.
  */
 class RunHooksTest {
     @Test
@@ -29,10 +30,11 @@ class RunHooksTest {
             String[] ends = {"return", "exit", "halt", "return"};
             String[] expectedCalls = {
                 "before1(loader=true)",
-                "before1(loader=true) after1(true) before2(loader=true)",
-                "before1(loader=true) after1(true) before2(loader=true) after2(true) before3(loader=true)",
-                "before1(loader=true) after1(true) before2(loader=true) after2(true) before3(loader=true) after3(false)"
-                        + " before4(loader=true)",
+                "before1(loader=true) end1 interrupted1 after1(true) before2(loader=true)",
+                "before1(loader=true) end1 interrupted1 after1(true) before2(loader=true) end2 interrupted2 after2(true)"
+                        + " before3(loader=true)",
+                "before1(loader=true) end1 interrupted1 after1(true) before2(loader=true) end2 interrupted2 after2(true)"
+                        + " before3(loader=true) end3 interrupted3 after3(false) before4(loader=true)",
             };
             for (int i = 0; i < ends.length; i++) {
                 Pool.Result r = pool.run("--shared-cp", jar.toString(), "-cp", jar + ":" + Pool.PROGRAMS,

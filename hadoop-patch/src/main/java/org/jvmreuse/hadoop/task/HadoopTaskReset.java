@@ -50,6 +50,11 @@ public final class HadoopTaskReset {
         pending = p;
     }
 
+    /** When the run ends, after its JVM hooks, before the slot interrupts and stops its threads. */
+    public static void beforeEnd() {
+        pending.critical("IPC", IpcReset::refuseCalls);
+    }
+
     /** After the run's JVM hooks ran (if {@code exitHooks}) and its threads ended. */
     public static void afterRun(boolean exitHooks) {
         Problems p = pending; // with what beforeRun could not do

@@ -1,6 +1,7 @@
 package org.jvmreuse.hadoop.task;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.net.NetUtils;
@@ -14,6 +15,29 @@ import org.apache.hadoop.net.NetUtils;
  */
 final class IpcReset {
     private IpcReset() {
+    }
+
+    /**
+     * When the run ends: every cached RPC client refuses new calls ("The client is stopped"), as
+     * if the process were gone. The slot interrupts the run's threads one by one; an IPC
+     * connection thread interrupted first fails the call the task's main thread waits on, and
+     * Hadoop's Task repeats it: a second {@code done} the MRAppMaster already took fails the whole
+     * job ("Invalid event TA_DONE"). A killed JVM never gets to repeat anything.
+     */
+    static void refuseCalls() {
+        refuseCalls("org.apache.hadoop.ipc.ProtobufRpcEngine");
+        refuseCalls("org.apache.hadoop.ipc.WritableRpcEngine");
+    }
+
+    private static void refuseCalls(String engine) {
+        SharedClasses.loaded(engine).ifPresent(c -> {
+            Object cache = Fields.getStatic(c, "CLIENTS");
+            synchronized (cache) {
+                for (Object client : ((Map<?, ?>) Fields.get(cache, "clients")).values()) {
+                    ((AtomicBoolean) Fields.get(client, "running")).set(false);
+                }
+            }
+        });
     }
 
     static void afterRun() {

@@ -12,15 +12,17 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 
 /**
  * What a slot does around one run, for the hooks' sake: beforeRun with the run's loader as
  * context loader, the program on a thread of its own until no non-daemon thread of the run is
- * left, then the JVM shutdown hooks registered during the run (run only if {@code exitHooks}, as
- * after a normal end; dropped as after halt), then the run's remaining threads are ended (and JDK
- * threads it started no longer hold its loader), then afterRun.
+ * left (or until the run is ended, as by a signal), then the JVM shutdown hooks registered during
+ * the run (run only if {@code exitHooks}, as after a normal end; dropped as after halt), then
+ * beforeEnd, then the run's remaining threads are ended (and JDK threads it started no longer
+ * hold its loader), then afterRun.
  */
 final class SlotRun {
     private static final String LOG4J_CONFIGURATION = "log4j.configuration";
@@ -30,6 +32,7 @@ final class SlotRun {
     final Map<String, String> env = new HashMap<>();
     private final ClassLoader loader;
     private final Method beforeRun;
+    private final Method beforeEnd;
     private final Method afterRun;
 
     SlotRun(ClassLoader loader) {
@@ -41,6 +44,7 @@ final class SlotRun {
         this.loader = loader;
         try {
             beforeRun = hooks.getMethod("beforeRun", BiConsumer.class);
+            beforeEnd = hooks.getMethod("beforeEnd");
             afterRun = hooks.getMethod("afterRun", boolean.class);
         } catch (NoSuchMethodException e) {
             throw new IllegalArgumentException(e);
@@ -54,10 +58,15 @@ final class SlotRun {
 
     /** The same with {@code vars} in the run's environment. */
     <T> T run(Map<String, String> vars, boolean exitHooks, Callable<? extends T> program) throws Exception {
-        return ProcessEnv.with(vars, () -> runHere(exitHooks, program));
+        return ProcessEnv.with(vars, () -> runHere(exitHooks, new CountDownLatch(1), program));
     }
 
-    private <T> T runHere(boolean exitHooks, Callable<? extends T> program) throws Exception {
+    /** A run that {@code end} ends (with its shutdown hooks) unless its program is over first. */
+    <T> T runUntil(CountDownLatch end, Callable<? extends T> program) throws Exception {
+        return ProcessEnv.with(Map.of(), () -> runHere(true, end, program));
+    }
+
+    private <T> T runHere(boolean exitHooks, CountDownLatch end, Callable<? extends T> program) throws Exception {
         Thread self = Thread.currentThread();
         ClassLoader previous = self.getContextClassLoader();
         List<Thread> hooksBefore = jvmHooks();
@@ -84,9 +93,10 @@ final class SlotRun {
             }, "main");
             main.setContextClassLoader(loader);
             main.start();
-            awaitEnd(group);
+            awaitEnd(group, end);
             finishJvmHooks(hooksBefore, exitHooks);
-            endDaemons(group);
+            invoke(beforeEnd);
+            endThreads(group);
             releaseJdkThreads(loader);
             invoke(afterRun, exitHooks);
             if (failure.get() instanceof Exception e) {
@@ -112,19 +122,25 @@ final class SlotRun {
         return quietLog4j;
     }
 
-    /** The run ends when none of its non-daemon threads is left, as a JVM's program does. */
-    private static void awaitEnd(ThreadGroup group) throws InterruptedException {
-        for (Thread t; (t = liveNonDaemon(group)) != null; ) {
-            t.join();
+    /** The run ends when none of its non-daemon threads is left, as a JVM's program does, or when ended. */
+    private static void awaitEnd(ThreadGroup group, CountDownLatch end) throws InterruptedException {
+        for (Thread t; (t = liveNonDaemon(group)) != null && end.getCount() > 0; ) {
+            t.join(10);
         }
     }
 
-    /** A slot stops what is left; interrupting suffices for the daemons of Hadoop's tests here. */
-    private static void endDaemons(ThreadGroup group) throws InterruptedException {
+    /**
+     * A slot interrupts what is left, then stops it; interrupting suffices for the threads of
+     * Hadoop's tests here. All are interrupted first, as the slot does (and as lets a thread see
+     * another one's end).
+     */
+    private static void endThreads(ThreadGroup group) throws InterruptedException {
         Thread[] threads = new Thread[group.activeCount() + 8];
         int n = group.enumerate(threads, true);
         for (int i = 0; i < n; i++) {
             threads[i].interrupt();
+        }
+        for (int i = 0; i < n; i++) {
             threads[i].join(1_000);
         }
     }
@@ -153,9 +169,9 @@ final class SlotRun {
         return null;
     }
 
-    private static void invoke(Method hook, Object argument) throws Exception {
+    private static void invoke(Method hook, Object... arguments) throws Exception {
         try {
-            hook.invoke(null, argument);
+            hook.invoke(null, arguments);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof Exception cause) {
                 throw cause;

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiConsumer;
 import org.jvmreuse.pool.service.ServicePort;
 
@@ -25,22 +26,29 @@ import org.jvmreuse.pool.service.ServicePort;
  * loader is created, outside any run, so what their initialisers register belongs to the slot.
  * A class may also have {@code public static void attach(Map<String,Object> port)}: it is called
  * once then, with the slot's {@link ServicePort} (how the MPI shuffle reaches the slot's MPI).
+ * And {@code public static void beforeEnd()}: called when a run ends, after its JVM shutdown hooks
+ * and before its threads are interrupted and stopped. A JVM's threads vanish at once; a slot's die
+ * one by one, and a thread that sees another die (a broken connection) may act on it, say by
+ * repeating a call the other side already took. There the library stops such effects.
  */
 final class RunHooks {
     static final String RESOURCE = "META-INF/jvmreuse/run-hooks";
-    static final RunHooks NONE = new RunHooks(List.of(), List.of());
+    static final RunHooks NONE = new RunHooks(List.of(), List.of(), List.of());
 
     private final List<Method> before;
+    private final List<Method> end;
     private final List<Method> after;
 
-    private RunHooks(List<Method> before, List<Method> after) {
+    private RunHooks(List<Method> before, List<Method> end, List<Method> after) {
         this.before = before;
+        this.end = end;
         this.after = after;
     }
 
     /** The hooks a shared loader declares; a declared class that is not usable is an error. */
     static RunHooks of(ClassLoader shared, ServicePort port) throws IOException {
         List<Method> before = new ArrayList<>();
+        List<Method> end = new ArrayList<>();
         List<Method> after = new ArrayList<>();
         for (URL list : Collections.list(shared.getResources(RESOURCE))) {
             for (String name : classNames(list)) {
@@ -52,23 +60,31 @@ final class RunHooks {
                 }
                 before.add(staticMethod(hooks, "beforeRun", BiConsumer.class));
                 after.add(staticMethod(hooks, "afterRun", boolean.class));
+                optionalStaticMethod(hooks, "beforeEnd").ifPresent(end::add);
                 attach(hooks, port);
             }
         }
-        return before.isEmpty() ? NONE : new RunHooks(List.copyOf(before), List.copyOf(after));
+        return before.isEmpty() ? NONE : new RunHooks(List.copyOf(before), List.copyOf(end), List.copyOf(after));
+    }
+
+    private static Optional<Method> optionalStaticMethod(Class<?> hooks, String name, Class<?>... parameters) throws IOException {
+        Method m;
+        try {
+            m = hooks.getMethod(name, parameters);
+        } catch (NoSuchMethodException e) {
+            return Optional.empty();
+        }
+        if (!Modifier.isStatic(m.getModifiers())) {
+            throw new IOException("run hook class " + hooks.getName() + ": " + name + " must be static");
+        }
+        return Optional.of(m);
     }
 
     private static void attach(Class<?> hooks, ServicePort port) throws IOException {
-        Method attach;
-        try {
-            attach = hooks.getMethod("attach", Map.class);
-        } catch (NoSuchMethodException e) {
-            return;
+        Optional<Method> attach = optionalStaticMethod(hooks, "attach", Map.class);
+        if (attach.isPresent()) {
+            call(attach.get(), hooks.getClassLoader(), port.asMap(Map.of()));
         }
-        if (!Modifier.isStatic(attach.getModifiers())) {
-            throw new IOException("run hook class " + hooks.getName() + ": attach(Map) must be static");
-        }
-        call(attach, hooks.getClassLoader(), port.asMap(Map.of()));
     }
 
     private static List<String> classNames(URL list) throws IOException {
@@ -108,6 +124,13 @@ final class RunHooks {
         }
     }
 
+    /** When the run ends, after its shutdown hooks, before its threads are ended. */
+    void beforeEnd(ClassLoader runLoader) {
+        for (Method m : end) {
+            call(m, runLoader);
+        }
+    }
+
     /** After the run's hooks and threads have ended, before the slot restores its own state. */
     void afterRun(ClassLoader runLoader, boolean exitHooks) {
         for (Method m : after) {
@@ -115,12 +138,12 @@ final class RunHooks {
         }
     }
 
-    private static void call(Method m, ClassLoader runLoader, Object argument) {
+    private static void call(Method m, ClassLoader runLoader, Object... arguments) {
         Thread self = Thread.currentThread();
         ClassLoader previous = self.getContextClassLoader();
         self.setContextClassLoader(runLoader);
         try {
-            m.invoke(null, argument);
+            m.invoke(null, arguments);
         } catch (InvocationTargetException e) {
             throw new IllegalStateException(m.getDeclaringClass().getName() + "." + m.getName() + " failed: "
                     + e.getCause(), e.getCause());

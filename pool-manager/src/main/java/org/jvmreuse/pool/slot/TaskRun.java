@@ -127,12 +127,12 @@ final class TaskRun {
                 PoolLog.get().warn("run " + id + ": " + hooks.size() + " shutdown hook(s) still running after "
                         + HOOK_WAIT_MILLIS + " ms; ending them");
             }
-            stuck = slot.threads.endAll(slot.threadStopMillis);
+            stuck = endThreads(shared, loader);
         } catch (IOException | RuntimeException e) {
             failure = e.getMessage();
             PoolLog.get().error("run " + id + " of " + spec.mainClass() + " could not be set up", e);
             exitCode = 1;
-            stuck = slot.threads.endAll(slot.threadStopMillis);
+            stuck = endThreads(shared, loader);
         } finally {
             slot.exitTrap.setCurrent(null);
             restoreStreams();
@@ -152,6 +152,18 @@ final class TaskRun {
                 (System.nanoTime() - t3) / 1e6));
         }
         return problem;
+    }
+
+    /** Ends the run's threads once its shared library had its say (beforeEnd; a failure there is logged). */
+    private List<Thread> endThreads(SharedLoaders.SharedLibrary shared, TaskClassLoader loader) throws InterruptedException {
+        if (shared != null && loader != null) {
+            try {
+                shared.hooks().beforeEnd(loader);
+            } catch (RuntimeException e) {
+                PoolLog.get().error("run " + id + ": " + e.getMessage(), e);
+            }
+        }
+        return slot.threads.endAll(slot.threadStopMillis);
     }
 
     private Map<String, String> runProperties() {

@@ -18,6 +18,15 @@ public final class RecordingHooks {
         setenv.accept("SET_BY_HOOK", "run " + runs);
     }
 
+    /** Must come before the run's threads are interrupted: a run's thread notes its interrupt. */
+    public static synchronized void beforeEnd() {
+        CALLS.add("end" + runs);
+    }
+
+    public static synchronized void note(String what) {
+        CALLS.add(what + runs);
+    }
+
     public static synchronized void afterRun(boolean exitHooks) {
         CALLS.add("after" + runs + "(" + exitHooks + ")");
     }
