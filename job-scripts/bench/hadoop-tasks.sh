@@ -18,23 +18,15 @@ repo=$(cd "$here/../.." && pwd)
 rounds=${ROUNDS:-3}
 maps=${MAPS:-20}
 nodemanagers=${NODEMANAGERS:-2}
-dir=$(mktemp -d /tmp/jvmreuse-bench-hadoop.XXXXXX)
 examples=$repo/hadoop-patch/target/hadoop/lib/hadoop-mapreduce-examples-2.2.0.jar
-
-cleanup() {
-    "$repo/job-scripts/bin/jvmreuse-cluster" stop --dir "$dir" >/dev/null 2>&1 || true
-    if [[ -z ${KEEP:-} ]]; then
-        rm -rf "$dir"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=job-scripts/lib/bench-cluster.sh
+source "$repo/job-scripts/lib/bench-cluster.sh"
 
 log() { printf '[hadoop-tasks] %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
 
-"$repo/job-scripts/bin/jvmreuse-cluster" start --dir "$dir" --nodemanagers "$nodemanagers" --pool
-# shellcheck source=/dev/null
-source "$dir/env.sh"
+bench_cluster_dir hadoop
+bench_cluster_start --nodemanagers "$nodemanagers"
 
 mkdir -p "$dir/data/in"
 for ((i = 0; i < maps; i++)); do

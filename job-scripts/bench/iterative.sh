@@ -33,11 +33,13 @@
 #   REDUCERS           2                   --reducers of every job
 #   NODEMANAGERS       2
 #   OUT_DIR            build/bench/iterative (relative to the repository)
-#   KEEP=1             keeps the cluster dir (/tmp/jvmreuse-bench-iterative.*) with its logs
+#   KEEP=1             keeps the cluster dir (${TMPDIR:-/tmp}/jvmreuse-bench-iterative.*) with its logs
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=job-scripts/lib/bench-cluster.sh
+source "$repo/job-scripts/lib/bench-cluster.sh"
 workloads=${WORKLOADS:-pagerank kmeans}
 pr_iterations=${ITERATIONS:-1 2 4 8}
 km_iterations=${KMEANS_ITERATIONS:-$pr_iterations}
@@ -63,17 +65,7 @@ for w in $workloads; do
     [[ $w == pagerank || $w == kmeans ]] || die "WORKLOADS: unknown workload '$w' (pagerank, kmeans)"
 done
 
-dir=$(mktemp -d /tmp/jvmreuse-bench-iterative.XXXXXX)
-cleanup() {
-    "$repo/job-scripts/bin/jvmreuse-cluster" stop --dir "$dir" >/dev/null 2>&1 || true
-    if [[ -z ${KEEP:-} ]]; then
-        rm -rf "$dir"
-    else
-        log "kept $dir"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_cluster_dir iterative
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -86,15 +78,7 @@ wl_java() { java -Djava.awt.headless=true -cp "$jar:$repo/workloads/target/lib/*
 
 bench_start=$EPOCHREALTIME
 log "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-"$repo/job-scripts/bin/jvmreuse-cluster" start --dir "$dir" --nodemanagers "$nodemanagers" --pool
-# shellcheck source=/dev/null
-source "$dir/env.sh"
-# A pool that did not come up would make the "pool" runs stock ones: refuse to compare.
-status=$("$repo/job-scripts/bin/jvmreuse-cluster" status --dir "$dir" 2>&1) || true
-if grep -q 'NOT SERVING' <<<"$status" || ! grep -q 'serving, slots' <<<"$status"; then
-    printf '%s\n' "$status" >&2
-    die "the pools do not serve (see above): a comparison would be stock against stock"
-fi
+bench_cluster_start --nodemanagers "$nodemanagers"
 log "cluster up after $(awk -v s="$bench_start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.0f s", e - s }')"
 
 # Inputs, generated once (deterministic: the same settings give the same bytes).

@@ -41,6 +41,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=job-scripts/lib/pool.sh
 source "$repo/job-scripts/lib/pool.sh"
+# shellcheck source=job-scripts/lib/bench-cluster.sh
+source "$repo/job-scripts/lib/bench-cluster.sh"
 
 size_spec=${SIZE:-1G}
 read -r -a variants <<<"${VARIANTS:-http mpi-blocking mpi-concurrent}"
@@ -57,26 +59,12 @@ out_csv=${OUT:-$repo/build/bench/terasort-shuffle.csv}
 examples=$repo/hadoop-patch/target/hadoop/lib/hadoop-mapreduce-examples-2.2.0.jar
 plugin_class=org.jvmreuse.shuffle.reduce.MpiShuffle
 cluster=$repo/job-scripts/bin/jvmreuse-cluster
-dir=
 
 log() { printf '[terasort-shuffle] %s\n' "$*" >&2; }
 die() {
     log "ERROR: $*"
     exit 1
 }
-
-cleanup() {
-    if [[ -n $dir ]]; then
-        "$cluster" stop --dir "$dir" >/dev/null 2>&1 || true
-        if [[ -z ${KEEP:-} ]]; then
-            rm -rf "$dir"
-        else
-            log "kept $dir"
-        fi
-    fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 # --- settings ------------------------------------------------------------------------------
 
@@ -115,7 +103,7 @@ done
 for c in "${copies[@]}"; do
     [[ $c =~ ^[1-9][0-9]*$ ]] || die "COPIES: $c is not a whole number >= 1"
 done
-cluster_opts=(--pool --nodemanagers "$nodemanagers")
+cluster_opts=(--nodemanagers "$nodemanagers")
 case $mpi_shuffle in
     1) ;;
     0)
@@ -178,7 +166,7 @@ fi
 
 # --- disk ----------------------------------------------------------------------------------
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/jvmreuse-bench-terasort.XXXXXX")
+bench_cluster_dir terasort
 # input, map outputs (NodeManager local dirs) and one sort's output exist at once
 need=$((size_bytes * 3))
 avail=$(df -PB1 "$dir" | awk 'NR == 2 { print $4 }')
@@ -226,9 +214,7 @@ mpi_ceiling() {
 
 # --- the cluster and the jobs ----------------------------------------------------------------
 
-"$cluster" start --dir "$dir" "${cluster_opts[@]}"
-# shellcheck source=/dev/null
-source "$dir/env.sh"
+bench_cluster_start "${cluster_opts[@]}"
 jhs_port=$(sed -n 's/^PORT_jhs_web=//p' "$dir/cluster.env")
 [[ $jhs_port =~ ^[0-9]+$ ]] || die "no JobHistory web port in $dir/cluster.env"
 jhs=http://127.0.0.1:$jhs_port/ws/v1/history/mapreduce

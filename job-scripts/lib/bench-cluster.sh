@@ -1,0 +1,38 @@
+# shellcheck shell=bash
+#
+# bench-cluster.sh -- the one-machine cluster a benchmark compares on, shared by
+# job-scripts/bench/*.sh (sourced; the script has `repo`, `log` and `die`):
+#   bench_cluster_dir NAME   a new dir ${TMPDIR:-/tmp}/jvmreuse-bench-NAME.XXXXXX in `dir`; on exit the
+#                            cluster in it is stopped and the dir removed (kept, and said so, with KEEP=1)
+#   bench_cluster_start ARGS...
+#                            `jvmreuse-cluster start --pool ARGS...` in `dir`, its env.sh sourced;
+#                            refuses to go on unless every pool serves (a "pool" run on pools that
+#                            do not serve would be a stock run, and the comparison stock against stock)
+# shellcheck disable=SC2154 # repo, log and die come from the sourcing script
+
+bench_cluster_dir() {
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/jvmreuse-bench-$1.XXXXXX")
+    trap _bench_cluster_stop EXIT
+    trap 'exit 130' INT TERM
+}
+
+bench_cluster_start() {
+    local status
+    "$repo/job-scripts/bin/jvmreuse-cluster" start --dir "$dir" --pool "$@"
+    # shellcheck source=/dev/null
+    source "$dir/env.sh"
+    status=$("$repo/job-scripts/bin/jvmreuse-cluster" status --dir "$dir" 2>&1) || true
+    if grep -q 'NOT SERVING' <<<"$status" || ! grep -q 'serving, slots' <<<"$status"; then
+        printf '%s\n' "$status" >&2
+        die "the pools do not serve (see above): a comparison would be stock against stock"
+    fi
+}
+
+_bench_cluster_stop() {
+    "$repo/job-scripts/bin/jvmreuse-cluster" stop --dir "$dir" >/dev/null 2>&1 || true
+    if [[ -z ${KEEP:-} ]]; then
+        rm -rf "$dir"
+    else
+        log "kept $dir"
+    fi
+}
