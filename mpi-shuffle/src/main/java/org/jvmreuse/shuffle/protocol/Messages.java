@@ -29,7 +29,7 @@ public final class Messages {
     /** Bytes [offset, offset + length) of the segment of map output {@code mapId} for partition {@code reduce}. */
     public record Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce,
                        long offset, int length) {
-        public byte[] encode() {
+        public ByteBuffer encode() {
             return build(out -> {
                 out.writeByte(READ);
                 out.writeLong(requestId);
@@ -57,39 +57,47 @@ public final class Messages {
     /**
      * A chunk: {@code segmentLength} is the segment's length on disk (IFile bytes with their
      * checksum), {@code rawLength} its decompressed length, as in Hadoop's shuffle header. The
-     * bytes stay in the received message, at {@code bytesOffset}.
+     * bytes stay where they arrived, in {@code message} from {@link #HEADER} to its limit.
      */
-    public record Data(long requestId, long offset, long segmentLength, long rawLength, int crc, byte[] bytes,
-                       int bytesOffset, int bytesLength) {
+    public record Data(long requestId, long offset, long segmentLength, long rawLength, int crc, ByteBuffer message) {
         /** Where a chunk's bytes start in a DATA message. */
         public static final int HEADER = 1 + 4 * Long.BYTES + 2 * Integer.BYTES;
 
         /**
-         * Completes a DATA message whose {@code message.length - HEADER} chunk bytes the caller
-         * has put at {@link #HEADER} (the server reads the file straight into the message).
+         * Completes a DATA message whose chunk bytes the caller has put at {@link #HEADER} up to
+         * the limit (the server reads the file straight into the message's buffer); returns it
+         * at position 0.
          */
-        public static byte[] seal(byte[] message, long requestId, long offset, long segmentLength, long rawLength) {
-            int length = message.length - HEADER;
-            ByteBuffer.wrap(message).put(DATA).putLong(requestId).putLong(offset).putLong(segmentLength)
-                    .putLong(rawLength).putInt(Messages.crc(message, HEADER, length)).putInt(length);
-            return message;
+        public static ByteBuffer seal(ByteBuffer message, long requestId, long offset, long segmentLength, long rawLength) {
+            int length = message.limit() - HEADER;
+            message.put(0, DATA).putLong(1, requestId).putLong(9, offset).putLong(17, segmentLength)
+                    .putLong(25, rawLength).putInt(33, Messages.crc(message, HEADER, length)).putInt(37, length);
+            return message.position(0);
+        }
+
+        public int bytesLength() {
+            return message.limit() - HEADER;
+        }
+
+        /** Copies {@code length} chunk bytes from {@code from} into {@code into} at {@code at}. */
+        public void copy(int from, byte[] into, int at, int length) {
+            message.get(HEADER + from, into, at, length);
         }
 
         /** Whether the bytes arrived as sent. */
         public boolean intact() {
-            return Messages.crc(bytes, bytesOffset, bytesLength) == crc;
+            return Messages.crc(message, HEADER, bytesLength()) == crc;
         }
 
-        static Data decode(byte[] payload) throws IOException {
-            if (payload.length < HEADER) {
-                throw new IOException("a DATA message of " + payload.length + " bytes");
+        static Data decode(ByteBuffer payload) throws IOException {
+            if (payload.limit() < HEADER) {
+                throw new IOException("a DATA message of " + payload.limit() + " bytes");
             }
-            ByteBuffer in = ByteBuffer.wrap(payload, 1, HEADER - 1);
-            Data data = new Data(in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getInt(), payload, HEADER,
-                    in.getInt());
-            if (data.bytesLength != payload.length - HEADER) {
-                throw new IOException("a DATA message announces " + data.bytesLength + " bytes and carries "
-                        + (payload.length - HEADER));
+            Data data = new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25),
+                    payload.getInt(33), payload);
+            int announced = payload.getInt(37);
+            if (announced != data.bytesLength()) {
+                throw new IOException("a DATA message announces " + announced + " bytes and carries " + data.bytesLength());
             }
             return data;
         }
@@ -97,7 +105,7 @@ public final class Messages {
 
     /** Why a read cannot be served; the reducer reports a fetch failure for that map output. */
     public record Failure(long requestId, String reason) {
-        public byte[] encode() {
+        public ByteBuffer encode() {
             return build(out -> {
                 out.writeByte(FAILURE);
                 out.writeLong(requestId);
@@ -106,21 +114,31 @@ public final class Messages {
         }
     }
 
-    /** A decoded message: a {@link Read}, {@link Data} or {@link Failure}. */
-    public static Object decode(byte[] payload) throws IOException {
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
-        byte kind = in.readByte();
+    /**
+     * A decoded message (bytes 0 to the limit of {@code payload}): a {@link Read}, {@link Data}
+     * or {@link Failure}. A DATA message keeps {@code payload}; the others are copied out of it.
+     */
+    public static Object decode(ByteBuffer payload) throws IOException {
+        if (payload.limit() == 0) {
+            throw new IOException("an empty MPI shuffle message");
+        }
+        byte kind = payload.get(0);
+        if (kind == DATA) {
+            return Data.decode(payload);
+        }
+        byte[] bytes = new byte[payload.limit() - 1];
+        payload.get(1, bytes);
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         return switch (kind) {
             case READ -> Read.decode(in);
-            case DATA -> Data.decode(payload);
             case FAILURE -> new Failure(in.readLong(), in.readUTF());
             default -> throw new IOException("unknown MPI shuffle message kind " + kind);
         };
     }
 
-    public static int crc(byte[] bytes, int offset, int length) {
+    static int crc(ByteBuffer bytes, int offset, int length) {
         CRC32C crc = new CRC32C();
-        crc.update(ByteBuffer.wrap(bytes, offset, length));
+        crc.update(bytes.slice(offset, length));
         return (int) crc.getValue();
     }
 
@@ -128,11 +146,11 @@ public final class Messages {
         void write(DataOutputStream out) throws IOException;
     }
 
-    private static byte[] build(Writer writer) {
+    private static ByteBuffer build(Writer writer) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
             writer.write(new DataOutputStream(bytes));
-            return bytes.toByteArray();
+            return ByteBuffer.wrap(bytes.toByteArray());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

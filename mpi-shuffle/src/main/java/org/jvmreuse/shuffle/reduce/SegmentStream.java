@@ -80,18 +80,32 @@ final class SegmentStream extends InputStream {
             next();
         }
         int n = Math.min(length, chunk.bytesLength() - chunkPosition);
-        System.arraycopy(chunk.bytes(), chunk.bytesOffset() + chunkPosition, into, offset, n);
+        chunk.copy(chunkPosition, into, offset, n);
         chunkPosition += n;
         return n;
     }
 
+    /** Stops taking replies and gives back every chunk buffer still held. */
     @Override
     public void close() {
         link.unregister(requestId);
+        if (chunk != null) {
+            link.release(chunk);
+            chunk = null;
+        }
+        arrived.values().forEach(link::release);
+        arrived.clear();
+        for (Object late; (late = replies.poll()) != null; ) {
+            if (late instanceof Messages.Data data) {
+                link.release(data);
+            }
+        }
     }
 
     private void next() throws IOException {
         consumed += chunk.bytesLength();
+        link.release(chunk);
+        chunk = null;
         chunk = await(consumed);
         chunkPosition = 0;
         if (chunk.bytesLength() == 0) {
@@ -133,6 +147,7 @@ final class SegmentStream extends InputStream {
                 throw new IOException("MPI rank " + server + " cannot serve " + request.mapId() + ": " + failure.reason());
             }
             Messages.Data data = (Messages.Data) reply;
+            arrived.put(data.offset(), data); // from here on, close() gives its buffer back
             if (!data.intact()) {
                 throw new IOException("checksum mismatch in the chunk at " + data.offset() + " of " + request.mapId()
                         + " from MPI rank " + server);
@@ -140,7 +155,6 @@ final class SegmentStream extends InputStream {
             if (segmentLength >= 0 && data.segmentLength() != segmentLength) {
                 throw new IOException("the segment of " + request.mapId() + " changed length while being read");
             }
-            arrived.put(data.offset(), data);
         }
         return arrived.remove(offset);
     }

@@ -1,12 +1,14 @@
 package org.jvmreuse.shuffle.reduce;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.jvmreuse.shuffle.protocol.MessagePort;
 import org.jvmreuse.shuffle.protocol.Messages;
 
 /**
@@ -21,7 +23,7 @@ public final class SlotLink {
 
     private final int rank;
     private final List<String> directory;
-    private final BiConsumer<Integer, byte[]> send;
+    private final MessagePort port;
     private final Map<Long, Consumer<Object>> waiting = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
 
@@ -29,13 +31,12 @@ public final class SlotLink {
     private SlotLink(Map<String, Object> port) {
         this.rank = (Integer) port.get("rank");
         this.directory = (List<String>) port.get("directory");
-        this.send = (BiConsumer<Integer, byte[]>) port.get("send");
+        this.port = MessagePort.of(port);
     }
 
-    @SuppressWarnings("unchecked")
     public static void attach(Map<String, Object> port) {
         SlotLink link = new SlotLink(port);
-        ((Consumer<BiConsumer<Integer, byte[]>>) port.get("receiver")).accept(link::receive);
+        MessagePort.receiveWith(port, link::receive);
         attached = link;
     }
 
@@ -74,22 +75,33 @@ public final class SlotLink {
         waiting.remove(id);
     }
 
-    void send(int rank, byte[] message) {
-        send.accept(rank, message);
+    void send(int rank, ByteBuffer message) {
+        port.send().accept(rank, message);
     }
 
-    private void receive(int source, byte[] payload) {
+    /** Gives a received chunk's buffer back to the slot's MPI once its bytes are copied out. */
+    void release(Messages.Data chunk) {
+        port.release().accept(chunk.message());
+    }
+
+    private void receive(int source, ByteBuffer payload) {
         Object message;
         try {
             message = Messages.decode(payload);
         } catch (IOException e) {
+            port.release().accept(payload);
             return; // nothing can be matched to it; the request it answered times out
         }
         long id = message instanceof Messages.Data data ? data.requestId()
                 : message instanceof Messages.Failure failure ? failure.requestId() : -1;
         Consumer<Object> target = waiting.get(id);
-        if (target != null) {
-            target.accept(message);
+        if (target != null && message instanceof Messages.Data) {
+            target.accept(message); // the chunk keeps its buffer until the stream releases it
+        } else {
+            port.release().accept(payload);
+            if (target != null) {
+                target.accept(message);
+            }
         }
     }
 }

@@ -76,9 +76,10 @@ final class MapOutputs {
         throw new MapOutputException("no map output " + base + "/file.out.index in " + localDirs);
     }
 
-    /** Reads {@code length} bytes from {@code offset} within the segment into {@code into} at {@code at}. */
-    void read(Segment segment, long offset, int length, byte[] into, int at) throws IOException {
-        if (offset < 0 || length < 0 || offset + length > segment.length()) {
+    /** Reads the segment's bytes from {@code offset} into {@code into}, from its position to its limit. */
+    void read(Segment segment, long offset, ByteBuffer into) throws IOException {
+        int length = into.remaining();
+        if (offset < 0 || offset + length > segment.length()) {
             throw new MapOutputException("bytes " + offset + "+" + length + " are outside the segment of " + segment.length()
                     + " bytes");
         }
@@ -87,12 +88,13 @@ final class MapOutputs {
                 throw new MapOutputException(segment.file() + " is truncated: " + channel.size()
                         + " bytes, its index needs " + (segment.start() + segment.length()));
             }
-            ByteBuffer buffer = ByteBuffer.wrap(into, at, length);
-            long position = segment.start() + offset - at;
-            while (buffer.hasRemaining()) {
-                if (channel.read(buffer, position + buffer.position()) < 0) {
+            long position = segment.start() + offset;
+            while (into.hasRemaining()) {
+                int read = channel.read(into, position);
+                if (read < 0) {
                     throw new MapOutputException(segment.file() + " shrank while being read");
                 }
+                position += read;
             }
         } catch (NoSuchFileException e) {
             throw new MapOutputException("map output " + segment.file() + " is missing");

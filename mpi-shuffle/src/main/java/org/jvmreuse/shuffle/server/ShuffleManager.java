@@ -3,8 +3,8 @@ package org.jvmreuse.shuffle.server;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import org.jvmreuse.shuffle.protocol.Announcement;
+import org.jvmreuse.shuffle.protocol.MessagePort;
 
 /**
  * The Shuffle Manager: a pool service ({@code PoolMain --service}) in each Pool Manager process
@@ -32,8 +32,8 @@ public final class ShuffleManager {
         }
         NodeSettings node = NodeSettings.read(Path.of(confDir));
         MapOutputs outputs = new MapOutputs(node.localDirs(), System.getProperty("user.name"));
-        server = new ShuffleServer(outputs, threads, (BiConsumer<Integer, byte[]>) port.get("send"), log);
-        ((Consumer<BiConsumer<Integer, byte[]>>) port.get("receiver")).accept(server::receive);
+        server = new ShuffleServer(outputs, threads, MessagePort.of(port), log);
+        MessagePort.receiveWith(port, server::receive);
         log.accept("info", "MPI shuffle: serving the map outputs in " + node.localDirs() + " for shuffle port "
                 + node.shufflePort() + " (" + threads + " reader threads)");
         return new Announcement(node.shufflePort(), node.hostNames()).format();

@@ -1,12 +1,14 @@
 package org.jvmreuse.shuffle.server;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import org.jvmreuse.shuffle.protocol.MessagePort;
 import org.jvmreuse.shuffle.protocol.Messages;
 
 /**
@@ -21,28 +23,30 @@ final class ShuffleServer {
     static final int MAX_CHUNK = 8 << 20;
 
     private final MapOutputs outputs;
-    private final BiConsumer<Integer, byte[]> send;
+    private final MessagePort port;
     private final BiConsumer<String, String> log;
     private final ExecutorService blocking = Executors.newSingleThreadExecutor(r -> thread(r, "mpi-shuffle-blocking"));
     private final ExecutorService concurrent;
     private final AtomicLong served = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
 
-    ShuffleServer(MapOutputs outputs, int threads, BiConsumer<Integer, byte[]> send, BiConsumer<String, String> log) {
+    ShuffleServer(MapOutputs outputs, int threads, MessagePort port, BiConsumer<String, String> log) {
         this.outputs = outputs;
-        this.send = send;
+        this.port = port;
         this.log = log;
         this.concurrent = Executors.newFixedThreadPool(threads, r -> thread(r, "mpi-shuffle-server"));
     }
 
     /** On the communication thread: decode and queue, never block. */
-    void receive(int source, byte[] payload) {
+    void receive(int source, ByteBuffer payload) {
         Object message;
         try {
             message = Messages.decode(payload);
         } catch (IOException e) {
             log.accept("warn", "MPI shuffle: a malformed request from rank " + source + ": " + e.getMessage());
             return;
+        } finally {
+            port.release().accept(payload); // a request is copied out of its buffer
         }
         if (!(message instanceof Messages.Read read)) {
             log.accept("warn", "MPI shuffle: rank " + source + " sent a reply to the server; ignored");
@@ -52,21 +56,21 @@ final class ShuffleServer {
         try {
             lane.execute(() -> serve(source, read));
         } catch (RejectedExecutionException e) {
-            send.accept(source, new Messages.Failure(read.requestId(), "the Shuffle Manager is stopping").encode());
+            port.send().accept(source, new Messages.Failure(read.requestId(), "the Shuffle Manager is stopping").encode());
         }
     }
 
     private void serve(int source, Messages.Read read) {
-        byte[] reply;
+        ByteBuffer reply = null;
         try {
             if (read.length() <= 0 || read.length() > MAX_CHUNK) {
                 throw new MapOutputException("chunk length " + read.length() + " is outside 1.." + MAX_CHUNK);
             }
             MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
             int length = (int) Math.min(read.length(), Math.max(0, segment.length() - read.offset()));
-            byte[] message = new byte[Messages.Data.HEADER + length];
-            outputs.read(segment, read.offset(), length, message, Messages.Data.HEADER);
-            reply = Messages.Data.seal(message, read.requestId(), read.offset(), segment.length(), segment.rawLength());
+            reply = port.buffer().apply(Messages.Data.HEADER + length);
+            outputs.read(segment, read.offset(), reply.position(Messages.Data.HEADER));
+            Messages.Data.seal(reply, read.requestId(), read.offset(), segment.length(), segment.rawLength());
             served.incrementAndGet();
             if (read.offset() == 0) {
                 log.accept("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
@@ -76,9 +80,12 @@ final class ShuffleServer {
             failures.incrementAndGet();
             log.accept("warn", "MPI shuffle: cannot serve " + read.mapId() + " partition " + read.reduce() + " to rank "
                     + source + ": " + e.getMessage());
+            if (reply != null) {
+                port.release().accept(reply);
+            }
             reply = new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode();
         }
-        send.accept(source, reply);
+        port.send().accept(source, reply);
     }
 
     void stop() {

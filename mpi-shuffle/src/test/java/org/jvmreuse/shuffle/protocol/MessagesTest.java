@@ -1,5 +1,6 @@
 package org.jvmreuse.shuffle.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +22,8 @@ class MessagesTest {
 
     @Test
     void dataCarriesItsChecksum() throws IOException {
-        byte[] message = new byte[Messages.Data.HEADER + 5];
-        System.arraycopy(new byte[] {1, 2, 3, 4, 5}, 0, message, Messages.Data.HEADER, 5);
+        ByteBuffer message = ByteBuffer.allocateDirect(Messages.Data.HEADER + 5);
+        message.position(Messages.Data.HEADER).put(new byte[] {1, 2, 3, 4, 5});
         Messages.Data data = (Messages.Data) Messages.decode(Messages.Data.seal(message, 7, 100, 1000, 2000));
         assertEquals(7, data.requestId());
         assertEquals(100, data.offset());
@@ -29,9 +31,12 @@ class MessagesTest {
         assertEquals(2000, data.rawLength());
         assertEquals(5, data.bytesLength());
         assertTrue(data.intact());
-        message[Messages.Data.HEADER + 2] ^= 1;
+        byte[] copied = new byte[5];
+        data.copy(1, copied, 2, 3);
+        assertArrayEquals(new byte[] {0, 0, 2, 3, 4}, copied);
+        message.put(Messages.Data.HEADER + 2, (byte) (message.get(Messages.Data.HEADER + 2) ^ 1));
         assertFalse(((Messages.Data) Messages.decode(message)).intact());
-        assertThrows(IOException.class, () -> Messages.decode(java.util.Arrays.copyOf(message, message.length - 1)));
+        assertThrows(IOException.class, () -> Messages.decode(message.limit(message.limit() - 1)));
     }
 
     @Test
@@ -39,8 +44,8 @@ class MessagesTest {
         Messages.Failure failure = (Messages.Failure) Messages.decode(new Messages.Failure(9, "gone").encode());
         assertEquals(9, failure.requestId());
         assertEquals("gone", failure.reason());
-        assertThrows(IOException.class, () -> Messages.decode(new byte[] {77, 1, 2}));
-        assertThrows(IOException.class, () -> Messages.decode(new byte[0]));
+        assertThrows(IOException.class, () -> Messages.decode(ByteBuffer.wrap(new byte[] {77, 1, 2})));
+        assertThrows(IOException.class, () -> Messages.decode(ByteBuffer.allocate(0)));
     }
 
     @Test

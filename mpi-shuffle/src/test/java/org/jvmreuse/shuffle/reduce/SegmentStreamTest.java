@@ -6,15 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import org.jvmreuse.shuffle.protocol.Messages;
 import org.jvmreuse.shuffle.server.MapOutputFiles;
@@ -36,8 +42,12 @@ class SegmentStreamTest {
     Path root;
     private final ExecutorService serverThread = Executors.newSingleThreadExecutor();
     private final ExecutorService clientThread = Executors.newSingleThreadExecutor();
-    private BiConsumer<Integer, byte[]> serverReceiver;
-    private BiConsumer<Integer, byte[]> clientReceiver;
+    private BiConsumer<Integer, ByteBuffer> serverReceiver;
+    private BiConsumer<Integer, ByteBuffer> clientReceiver;
+    /** Buffers the server took for replies and nobody has given back yet. */
+    private final Set<ByteBuffer> taken = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private final Set<ByteBuffer> givenBack = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private final AtomicInteger givenTwice = new AtomicInteger();
 
     @AfterEach
     void stop() {
@@ -46,27 +56,46 @@ class SegmentStreamTest {
         clientThread.shutdownNow();
     }
 
+    private void giveBack(ByteBuffer buffer) {
+        if (!givenBack.add(buffer)) {
+            givenTwice.incrementAndGet();
+        }
+        taken.remove(buffer);
+    }
+
+    private IntFunction<ByteBuffer> takeBuffer() {
+        return size -> {
+            ByteBuffer buffer = ByteBuffer.allocateDirect(size);
+            taken.add(buffer);
+            return buffer;
+        };
+    }
+
     /** Starts a Shuffle Manager on {@code files} and attaches the slot link; {@code wire} may alter replies. */
-    private SlotLink connect(MapOutputFiles files, UnaryOperator<byte[]> wire) throws Exception {
+    private SlotLink connect(MapOutputFiles files, UnaryOperator<ByteBuffer> wire) throws Exception {
         Path conf = Files.createDirectories(root.resolve("conf"));
         Files.writeString(conf.resolve("yarn-site.xml"), "<configuration><property><name>yarn.nodemanager.local-dirs</name>"
                 + "<value>" + files.localDir + "</value></property></configuration>");
         Map<String, Object> server = new HashMap<>();
         server.put("options", Map.of("conf-dir", conf.toString(), "threads", "3"));
         server.put("log", (BiConsumer<String, String>) (level, message) -> { });
-        server.put("send", (BiConsumer<Integer, byte[]>) (dest, payload) ->
+        server.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) ->
                 clientThread.execute(() -> clientReceiver.accept(SERVER_RANK, wire.apply(payload))));
-        server.put("receiver", (Consumer<BiConsumer<Integer, byte[]>>) r -> serverReceiver = r);
+        server.put("buffer", takeBuffer());
+        server.put("release", (Consumer<ByteBuffer>) this::giveBack);
+        server.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> serverReceiver = r);
         String announced = ShuffleManager.start(server);
         Map<String, Object> slot = new HashMap<>();
         slot.put("rank", 1);
         slot.put("directory", List.of(announced, ""));
-        slot.put("send", (BiConsumer<Integer, byte[]>) (dest, payload) -> {
+        slot.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> {
             if (dest == SERVER_RANK) {
                 serverThread.execute(() -> serverReceiver.accept(1, payload));
             }
         });
-        slot.put("receiver", (Consumer<BiConsumer<Integer, byte[]>>) r -> clientReceiver = r);
+        slot.put("buffer", takeBuffer());
+        slot.put("release", (Consumer<ByteBuffer>) this::giveBack);
+        slot.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> clientReceiver = r);
         SlotLink.attach(slot);
         RankDirectory directory = RankDirectory.of(SlotLink.current().directory());
         assertEquals(SERVER_RANK, directory.rankOf(java.net.InetAddress.getLocalHost().getHostName() + ":13562"));
@@ -100,6 +129,25 @@ class SegmentStreamTest {
                 }
             }
         }
+        assertEquals(Set.of(), taken, "every chunk buffer is given back once read");
+        assertEquals(0, givenTwice.get());
+    }
+
+    @Test
+    void aStreamClosedEarlyGivesBackTheChunksStillComing() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 9, 10 * CHUNK);
+        SlotLink link = connect(files, p -> p);
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0),
+                4, 10_000)) {
+            assertEquals(10, s.read(new byte[10]));
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!taken.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(Set.of(), taken, "chunks that came after the stream closed are given back too");
+        assertTrue(givenBack.size() >= 2, "the first chunk and the window's later ones: " + givenBack.size());
+        assertEquals(0, givenTwice.get());
     }
 
     @Test
@@ -119,8 +167,9 @@ class SegmentStreamTest {
     void aChunkDamagedOnTheWayIsDetected() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 7, 3 * CHUNK);
         SlotLink link = connect(files, p -> {
-            if (p[0] == Messages.DATA && p.length > Messages.Data.HEADER + CHUNK / 2) {
-                p[Messages.Data.HEADER + CHUNK / 2] ^= 0x10;
+            int at = Messages.Data.HEADER + CHUNK / 2;
+            if (p.get(0) == Messages.DATA && p.limit() > at) {
+                p.put(at, (byte) (p.get(at) ^ 0x10));
             }
             return p;
         });

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -30,14 +31,16 @@ class MapOutputsTest {
             MapOutputs.Segment segment = outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB, MapOutputFiles.MAP, r);
             assertEquals(files.partitions[r].length, segment.length());
             assertEquals(2L * files.partitions[r].length, segment.rawLength());
-            byte[] into = new byte[7 + (int) segment.length()];
-            outputs.read(segment, 0, (int) segment.length(), into, 7);
-            assertArrayEquals(files.partitions[r], Arrays.copyOfRange(into, 7, into.length));
+            ByteBuffer into = ByteBuffer.allocateDirect(7 + (int) segment.length()).position(7);
+            outputs.read(segment, 0, into);
+            byte[] got = new byte[(int) segment.length()];
+            into.get(7, got);
+            assertArrayEquals(files.partitions[r], got);
         }
         MapOutputs.Segment last = outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB, MapOutputFiles.MAP, 2);
-        byte[] middle = new byte[1000];
-        outputs.read(last, 2000, 1000, middle, 0);
-        assertArrayEquals(Arrays.copyOfRange(files.partitions[2], 2000, 3000), middle);
+        ByteBuffer middle = ByteBuffer.allocate(1000);
+        outputs.read(last, 2000, middle);
+        assertArrayEquals(Arrays.copyOfRange(files.partitions[2], 2000, 3000), middle.array());
     }
 
     @Test
@@ -64,15 +67,15 @@ class MapOutputsTest {
         try (RandomAccessFile data = new RandomAccessFile(files.data.toFile(), "rw")) {
             data.setLength(250);
         }
-        MapOutputException e = assertThrows(MapOutputException.class, () -> outputs.read(second, 0, 10, new byte[10], 0));
+        MapOutputException e = assertThrows(MapOutputException.class, () -> outputs.read(second, 0, ByteBuffer.allocate(10)));
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         Files.delete(files.data);
-        e = assertThrows(MapOutputException.class, () -> outputs.read(second, 0, 10, new byte[10], 0));
+        e = assertThrows(MapOutputException.class, () -> outputs.read(second, 0, ByteBuffer.allocate(10)));
         assertTrue(e.getMessage().contains("missing"), e.getMessage());
         e = assertThrows(MapOutputException.class, () -> outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB,
                 "attempt_1700000000000_0007_m_000009_0", 0));
         assertTrue(e.getMessage().contains("no map output"), e.getMessage());
-        assertThrows(MapOutputException.class, () -> outputs.read(second, 150, 100, new byte[100], 0));
+        assertThrows(MapOutputException.class, () -> outputs.read(second, 150, ByteBuffer.allocate(100)));
     }
 
     @Test

@@ -38,7 +38,7 @@ public final class MpiTransport {
         boolean everyPeerRings();
     }
 
-    private record Outgoing(int dest, int tag, byte[] payload) {
+    private record Outgoing(int dest, int tag, ByteBuffer payload) {
     }
 
     private record InFlight(Request request, ByteBuffer buffer) {
@@ -56,7 +56,7 @@ public final class MpiTransport {
     private final ConcurrentLinkedQueue<Outgoing> outbox = new ConcurrentLinkedQueue<>();
     private final List<InFlight> inFlight = new ArrayList<>();
     private final DirectBuffers buffers = new DirectBuffers();
-    private volatile BiConsumer<Integer, byte[]> serviceReceiver;
+    private volatile BiConsumer<Integer, ByteBuffer> serviceReceiver;
     private volatile long lastService = System.nanoTime() - SERVICE_WINDOW_NANOS;
     private volatile Thread commThread;
     private volatile boolean running = true;
@@ -67,12 +67,39 @@ public final class MpiTransport {
     }
 
     public void send(int dest, int tag, byte[] payload) {
-        outbox.add(new Outgoing(dest, tag, payload));
+        send(dest, tag, ByteBuffer.wrap(payload));
+    }
+
+    /**
+     * Sends the bytes from 0 to the limit of {@code payload}. A buffer from {@link #buffer} is
+     * taken over (sent in place, then reused); any other is copied first.
+     */
+    public void send(int dest, int tag, ByteBuffer payload) {
+        ByteBuffer direct = payload;
+        if (!payload.isDirect()) {
+            direct = buffers.take(payload.limit());
+            direct.put(payload.duplicate().position(0)).flip();
+        }
+        outbox.add(new Outgoing(dest, tag, direct));
         wake();
     }
 
-    /** Who gets {@link Tags#SERVICE} messages (called on the communication thread; must not block). */
-    public void setServiceReceiver(BiConsumer<Integer, byte[]> receiver) {
+    /** A reusable direct buffer with position 0 and limit {@code size}, for {@link #send}. */
+    public ByteBuffer buffer(int size) {
+        return buffers.take(size);
+    }
+
+    /** Gives back a received service message once read (unreleased buffers are left to the collector). */
+    public void release(ByteBuffer message) {
+        buffers.give(message);
+    }
+
+    /**
+     * Who gets {@link Tags#SERVICE} messages, each in a direct buffer (position 0, limit its
+     * length) that is the receiver's until it hands it to {@link #release}. Called on the
+     * communication thread; must not block.
+     */
+    public void setServiceReceiver(BiConsumer<Integer, ByteBuffer> receiver) {
         this.serviceReceiver = receiver;
     }
 
@@ -112,9 +139,8 @@ public final class MpiTransport {
     private boolean startSends() throws MPIException {
         boolean any = false;
         for (Outgoing out; (out = outbox.poll()) != null; any = true) {
-            ByteBuffer buffer = buffers.take(out.payload.length);
-            buffer.put(out.payload).flip();
-            inFlight.add(new InFlight(comm.iSend(buffer, out.payload.length, MPI.BYTE, out.dest, out.tag), buffer));
+            ByteBuffer buffer = out.payload;
+            inFlight.add(new InFlight(comm.iSend(buffer, buffer.limit(), MPI.BYTE, out.dest, out.tag), buffer));
             if (out.tag == Tags.SERVICE) {
                 lastService = System.nanoTime();
             }
@@ -139,14 +165,17 @@ public final class MpiTransport {
             return false;
         }
         int count = status.getCount(MPI.BYTE);
+        if (status.getTag() == Tags.SERVICE) {
+            // Shuffle data: received in place into a reused direct buffer, handed on as is.
+            ByteBuffer message = buffers.take(count);
+            comm.recv(message, count, MPI.BYTE, status.getSource(), Tags.SERVICE);
+            lastService = System.nanoTime();
+            deliverService(status.getSource(), message);
+            return true;
+        }
         byte[] payload = new byte[count];
         comm.recv(payload, count, MPI.BYTE, status.getSource(), status.getTag());
         try {
-            if (status.getTag() == Tags.SERVICE) {
-                lastService = System.nanoTime();
-                deliverService(status.getSource(), payload);
-                return true;
-            }
             handler.onMessage(status.getSource(), status.getTag(), payload);
         } catch (Exception e) {
             PoolLog.get().error("handling MPI message with tag " + status.getTag() + " from rank "
@@ -155,12 +184,13 @@ public final class MpiTransport {
         return true;
     }
 
-    private void deliverService(int source, byte[] payload) {
-        BiConsumer<Integer, byte[]> receiver = serviceReceiver;
+    private void deliverService(int source, ByteBuffer message) {
+        BiConsumer<Integer, ByteBuffer> receiver = serviceReceiver;
         if (receiver == null) {
             PoolLog.get().warn("dropping a service message from rank " + source + ": nothing here receives them");
+            buffers.give(message);
         } else {
-            receiver.accept(source, payload);
+            receiver.accept(source, message);
         }
     }
 }

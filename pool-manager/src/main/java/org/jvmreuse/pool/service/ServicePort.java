@@ -1,10 +1,12 @@
 package org.jvmreuse.pool.service;
 
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
@@ -21,12 +23,14 @@ public final class ServicePort {
     public static final String DIRECTORY = "directory";
     public static final String SEND = "send";
     public static final String RECEIVER = "receiver";
+    public static final String BUFFER = "buffer";
+    public static final String RELEASE = "release";
     public static final String LOG = "log";
 
     private final MpiTransport transport;
     private final int rank;
     private volatile List<String> directory = List.of();
-    private volatile BiConsumer<Integer, byte[]> receiver;
+    private volatile BiConsumer<Integer, ByteBuffer> receiver;
 
     public ServicePort(MpiTransport transport, int rank) {
         this.transport = transport;
@@ -44,10 +48,11 @@ public final class ServicePort {
     }
 
     /** Called on the communication thread for every service message. */
-    private void deliver(int source, byte[] payload) {
-        BiConsumer<Integer, byte[]> target = receiver;
+    private void deliver(int source, ByteBuffer payload) {
+        BiConsumer<Integer, ByteBuffer> target = receiver;
         if (target == null) {
             PoolLog.get().warn("dropping a service message from rank " + source + ": nothing here receives them");
+            transport.release(payload);
             return;
         }
         try {
@@ -62,8 +67,10 @@ public final class ServicePort {
         Map<String, Object> map = new HashMap<>(extra);
         map.put(RANK, rank);
         map.put(DIRECTORY, directory);
-        map.put(SEND, (BiConsumer<Integer, byte[]>) (dest, payload) -> transport.send(dest, Tags.SERVICE, payload));
-        map.put(RECEIVER, (Consumer<BiConsumer<Integer, byte[]>>) r -> receiver = r);
+        map.put(SEND, (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> transport.send(dest, Tags.SERVICE, payload));
+        map.put(BUFFER, (IntFunction<ByteBuffer>) transport::buffer);
+        map.put(RELEASE, (Consumer<ByteBuffer>) transport::release);
+        map.put(RECEIVER, (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> receiver = r);
         map.put(LOG, (BiConsumer<String, String>) ServicePort::log);
         return map;
     }
