@@ -34,7 +34,11 @@
 #           MPI_SHUFFLE (default 1; 0 starts the pools with --no-mpi-shuffle, only for VARIANTS
 #           without mpi-*), JOB_TIMEOUT (default 3600 s per Hadoop job, then the benchmark fails),
 #           OUT (default build/bench/terasort-shuffle.csv), TMPDIR (where the cluster dir and the
-#           data go), KEEP=1 keeps the cluster dir.
+#           data go), KEEP=1 keeps the cluster dir, THREAD_CPU=1 (default 0) also tells where the
+#           CPU time went during each sort's shuffle phase (from the first reducer's start to the
+#           last one's shuffle end): job-scripts/bench/thread-cpu.sh samples every JVM's threads
+#           every 0.25 s, and the CPU seconds per thread name go to the log (largest first) and to
+#           OUT with -threads.csv for .csv.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -55,6 +59,7 @@ slowstart=${SLOWSTART:-1.0}
 nodemanagers=${NODEMANAGERS:-2}
 mpi_shuffle=${MPI_SHUFFLE:-1}
 job_timeout=${JOB_TIMEOUT:-3600}
+thread_cpu=${THREAD_CPU:-0}
 out_csv=${OUT:-$repo/build/bench/terasort-shuffle.csv}
 examples=$repo/hadoop-patch/target/hadoop/lib/hadoop-mapreduce-examples-2.2.0.jar
 plugin_class=org.jvmreuse.shuffle.reduce.MpiShuffle
@@ -92,6 +97,8 @@ for v in rounds warmup reduces gen_maps nodemanagers job_timeout; do
 done
 ((rounds >= 1 && reduces >= 1 && gen_maps >= 1 && nodemanagers >= 1)) || die "ROUNDS, REDUCES, MAPS, NODEMANAGERS must be >= 1"
 ((${#variants[@]} > 0 && ${#copies[@]} > 0)) || die "VARIANTS and COPIES must not be empty"
+[[ $thread_cpu == [01] ]] || die "THREAD_CPU must be 0 or 1 (got $thread_cpu)"
+threads_csv=${out_csv%.csv}-threads.csv
 any_mpi=
 for v in "${variants[@]}"; do
     case $v in
@@ -262,7 +269,7 @@ job_stats() {
         json_flat "$jd/$task.json" | awk -F '\t' '
             { split($1, p, "."); i = p[3]; f = p[4] }
             f == "state" { st[i] = $2 } f == "startTime" { s[i] = $2 } f == "shuffleFinishTime" { e[i] = $2 }
-            END { for (i in st) if (st[i] == "SUCCEEDED") print e[i] - s[i] }' >>"$jd/shuffle.ms"
+            END { for (i in st) if (st[i] == "SUCCEEDED") print e[i] - s[i], s[i], e[i] }' >>"$jd/shuffle.ms"
     done
     [[ -s $jd/shuffle.ms ]] || die "job $job: no successful reduce attempt in the JobHistoryServer"
     {
@@ -285,6 +292,21 @@ job_stats() {
                 get("org.jvmreuse.shuffle.MpiShuffle::MPI_MAPS"), get("org.jvmreuse.shuffle.MpiShuffle::HTTP_MAPS"),
                 get("org.jvmreuse.shuffle.MpiShuffle::MPI_BYTES"), maps
         }'
+}
+
+# Where the CPU time of every JVM went during the shuffle phase of job $1 (round $2, variant $3,
+# parallelcopies $4), per thread name: the 6 largest to the log, all to threads_csv (counted rounds).
+shuffle_cpu() {
+    local job=$1 round=$2 variant=$3 pc=$4 jd=$dir/jobs/$1 from to
+    read -r from to < <(awk 'NR == 1 || $2 < from { from = $2 } NR == 1 || $3 > to { to = $3 } END { print from, to }' "$jd/shuffle.ms")
+    sleep 0.5 # a sample after the window
+    "$here/thread-cpu.sh" sum "$dir/thread-cpu.samples" "$from" "$to" >"$jd/thread-cpu.txt"
+    log "round $round, $variant, parallelcopies $pc: CPU seconds in the $(awk -v f="$from" -v t="$to" 'BEGIN { printf "%.2f", (t - f) / 1000 }') s" \
+        "shuffle phase: $(head -n 7 "$jd/thread-cpu.txt" | awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')"
+    if ((round > 0)); then
+        awk -v r="$round" -v v="$variant" -v pc="$pc" -v job="$job" -v w="$(awk -v f="$from" -v t="$to" 'BEGIN { print (t - f) / 1000 }')" \
+            '{ printf "%d,%s,%d,%s,%.3f,%s,%s\n", r, v, pc, job, w, $2, $1 }' "$jd/thread-cpu.txt" >>"$threads_csv"
+    fi
 }
 
 # Checks a sort's output with teravalidate: no error records, and the same checksum as every
@@ -326,6 +348,9 @@ run_sort() {
     validate "$name" "$output"
     rm -rf "$output"
     stats=$(job_stats "$job")
+    if ((thread_cpu)); then
+        shuffle_cpu "$job" "$round" "$variant" "$pc"
+    fi
     # shellcheck disable=SC2086 # stats is a list of 9 words
     set -- $stats
     log "round $round, $variant, parallelcopies $pc: $job total $(awk -v t="$1" 'BEGIN { printf "%.1f", t / 1000 }') s," \
@@ -341,6 +366,11 @@ run_sort() {
     fi
 }
 
+if ((thread_cpu)); then
+    printf 'round,variant,parallelcopies,job,shuffle_window_s,thread,cpu_s\n' >"$threads_csv"
+    "$here/thread-cpu.sh" sample "$dir/thread-cpu.samples" &
+    bench_cluster_stop_with $!
+fi
 printf 'round,variant,parallelcopies,job,total_s,client_wall_s,shuffle_mean_s,shuffle_max_s,reducers,maps,reduce_shuffle_bytes,shuffle_MBps,mpi_maps,http_maps,mpi_bytes,checksum,loadavg_1m\n' >"$out_csv"
 
 mpi_ceiling before
@@ -414,6 +444,28 @@ vs http: the http variant's time / this variant's time, same parallelcopies (> 1
 of raw MPI: shuffle MB/s / the raw MPI bandwidth. MPI/HTTP maps: the plug-in's MPI_MAPS / HTTP_MAPS counters
   (last round; "-": no org.jvmreuse.shuffle.MpiShuffle counters). CSV: $out_csv
 EOF
+if ((thread_cpu)); then
+    printf '\nCPU seconds of every JVM during the shuffle phase, per thread name (means over the counted rounds; %d vCPUs):\n' "$(nproc)"
+    awk -F, -v order="${order[*]}" '
+        NR > 1 { k = $2 ":" $3; if (!((k, $6) in cpu)) names[k] = names[k] " " $6; cpu[k, $6] += $7
+                 if ($6 == "total") { n[k]++; win[k] += $5 } }
+        END {
+            nk = split(order, K, " ")
+            for (i = 1; i <= nk; i++) {
+                k = K[i]; if (!(k in n)) continue
+                line = sprintf("%-18s window %5.2f s:", k, win[k] / n[k])
+                na = split(names[k], all, " "); split("", seen)
+                for (m = 0; m < 7; m++) {
+                    best = ""
+                    for (j = 1; j <= na; j++) if (!(all[j] in seen) && (best == "" || cpu[k, all[j]] > cpu[k, best])) best = all[j]
+                    if (best == "") break
+                    seen[best] = 1; line = line sprintf(" %s %.2f", best, cpu[k, best] / n[k])
+                }
+                print line
+            }
+        }' "$threads_csv"
+    printf 'CSV: %s\n' "$threads_csv"
+fi
 for item in "${order[@]}"; do
     if [[ $item == mpi-* ]] && ! awk -F, -v v="${item%%:*}" -v pc="${item##*:}" '$2 == v && $3 == pc && $13 != "-" && $13 > 0 { found = 1 } END { exit !found }' "$out_csv"; then
         log "WARNING: ${item%%:*} with parallelcopies ${item##*:} shows no maps fetched over MPI (MPI_MAPS): its numbers are not the MPI shuffle's"

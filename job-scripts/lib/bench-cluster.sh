@@ -8,6 +8,9 @@
 #                            `jvmreuse-cluster start --pool ARGS...` in `dir`, its env.sh sourced;
 #                            refuses to go on unless every pool serves (a "pool" run on pools that
 #                            do not serve would be a stock run, and the comparison stock against stock)
+#   bench_cluster_stop_with PID
+#                            a helper process the benchmark started (a sampler) that is stopped, by PID,
+#                            before the cluster on exit
 # shellcheck disable=SC2154 # repo, log and die come from the sourcing script
 
 bench_cluster_dir() {
@@ -28,7 +31,16 @@ bench_cluster_start() {
     fi
 }
 
+_bench_helpers=()
+bench_cluster_stop_with() {
+    _bench_helpers+=("$1")
+}
+
 _bench_cluster_stop() {
+    if ((${#_bench_helpers[@]})); then
+        kill "${_bench_helpers[@]}" 2>/dev/null || true
+        wait "${_bench_helpers[@]}" 2>/dev/null || true
+    fi
     "$repo/job-scripts/bin/jvmreuse-cluster" stop --dir "$dir" >/dev/null 2>&1 || true
     if [[ -z ${KEEP:-} ]]; then
         rm -rf "$dir"
