@@ -299,7 +299,6 @@ job_stats() {
 shuffle_cpu() {
     local job=$1 round=$2 variant=$3 pc=$4 jd=$dir/jobs/$1 from to
     read -r from to < <(awk 'NR == 1 || $2 < from { from = $2 } NR == 1 || $3 > to { to = $3 } END { print from, to }' "$jd/shuffle.ms")
-    sleep 0.5 # a sample after the window
     "$here/thread-cpu.sh" sum "$dir/thread-cpu.samples" "$from" "$to" >"$jd/thread-cpu.txt"
     log "round $round, $variant, parallelcopies $pc: CPU seconds in the $(awk -v f="$from" -v t="$to" 'BEGIN { printf "%.2f", (t - f) / 1000 }') s" \
         "shuffle phase: $(head -n 7 "$jd/thread-cpu.txt" | awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')"
