@@ -297,14 +297,15 @@ job_stats() {
 # Where the CPU time of every JVM went during the shuffle phase of job $1 (round $2, variant $3,
 # parallelcopies $4), per thread name: the 6 largest to the log, all to threads_csv (counted rounds).
 shuffle_cpu() {
-    local job=$1 round=$2 variant=$3 pc=$4 jd=$dir/jobs/$1 from to
-    read -r from to < <(awk 'NR == 1 || $2 < from { from = $2 } NR == 1 || $3 > to { to = $3 } END { print from, to }' "$jd/shuffle.ms")
+    local job=$1 round=$2 variant=$3 pc=$4 jd=$dir/jobs/$1 from to window
+    read -r from to window < <(awk 'NR == 1 || $2 < from { from = $2 } NR == 1 || $3 > to { to = $3 }
+        END { printf "%.0f %.0f %.3f\n", from, to, (to - from) / 1000 }' "$jd/shuffle.ms")
     "$here/thread-cpu.sh" sum "$dir/thread-cpu.samples" "$from" "$to" >"$jd/thread-cpu.txt"
-    log "round $round, $variant, parallelcopies $pc: CPU seconds in the $(awk -v f="$from" -v t="$to" 'BEGIN { printf "%.2f", (t - f) / 1000 }') s" \
-        "shuffle phase: $(head -n 7 "$jd/thread-cpu.txt" | awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')"
+    log "round $round, $variant, parallelcopies $pc: CPU seconds in the $window s shuffle phase:" \
+        "$(head -n 7 "$jd/thread-cpu.txt" | awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')"
     if ((round > 0)); then
-        awk -v r="$round" -v v="$variant" -v pc="$pc" -v job="$job" -v w="$(awk -v f="$from" -v t="$to" 'BEGIN { print (t - f) / 1000 }')" \
-            '{ printf "%d,%s,%d,%s,%.3f,%s,%s\n", r, v, pc, job, w, $2, $1 }' "$jd/thread-cpu.txt" >>"$threads_csv"
+        awk -v r="$round" -v v="$variant" -v pc="$pc" -v job="$job" -v w="$window" \
+            '{ printf "%d,%s,%d,%s,%s,%s,%s\n", r, v, pc, job, w, $2, $1 }' "$jd/thread-cpu.txt" >>"$threads_csv"
     fi
 }
 

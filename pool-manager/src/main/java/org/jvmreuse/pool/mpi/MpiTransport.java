@@ -71,8 +71,8 @@ public final class MpiTransport {
     }
 
     /**
-     * Sends the bytes from 0 to the limit of {@code payload}. A buffer from {@link #buffer} is
-     * taken over (sent in place, then reused); any other is copied first.
+     * Sends the bytes from 0 to the limit of {@code payload}. A direct buffer, such as one from
+     * {@link #buffer}, is taken over (sent in place, then reused); a heap buffer is copied first.
      */
     public void send(int dest, int tag, ByteBuffer payload) {
         ByteBuffer direct = payload;
