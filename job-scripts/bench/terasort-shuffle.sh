@@ -38,7 +38,8 @@
 #           CPU time went during each sort's shuffle phase (from the first reducer's start to the
 #           last one's shuffle end): job-scripts/bench/thread-cpu.sh samples every JVM's threads
 #           every 0.25 s, and the CPU seconds per thread name go to the log (largest first) and to
-#           OUT with -threads.csv for .csv.
+#           OUT with -threads.csv for .csv. JOB_OPTS: more -D options for every sort (split on
+#           spaces), e.g. JOB_OPTS="-Djvmreuse.shuffle.window=8" to try MPI shuffle settings.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -60,6 +61,7 @@ nodemanagers=${NODEMANAGERS:-2}
 mpi_shuffle=${MPI_SHUFFLE:-1}
 job_timeout=${JOB_TIMEOUT:-3600}
 thread_cpu=${THREAD_CPU:-0}
+read -r -a job_opts <<<"${JOB_OPTS:-}"
 out_csv=${OUT:-$repo/build/bench/terasort-shuffle.csv}
 examples=$repo/hadoop-patch/target/hadoop/lib/hadoop-mapreduce-examples-2.2.0.jar
 plugin_class=org.jvmreuse.shuffle.reduce.MpiShuffle
@@ -334,7 +336,7 @@ run_sort() {
     local variant=$1 pc=$2 round=$3 name output job start end stats load
     local opts=(-Dmapreduce.job.reduces="$reduces" -Dmapreduce.terasort.simplepartitioner=true
         -Dmapreduce.reduce.shuffle.parallelcopies="$pc" -Dmapreduce.job.reduce.slowstart.completedmaps="$slowstart"
-        -Dmapreduce.map.speculative=false -Dmapreduce.reduce.speculative=false)
+        -Dmapreduce.map.speculative=false -Dmapreduce.reduce.speculative=false "${job_opts[@]}")
     case $variant in
         mpi-blocking) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=blocking) ;;
         mpi-concurrent) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent) ;;

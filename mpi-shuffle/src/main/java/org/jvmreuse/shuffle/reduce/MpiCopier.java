@@ -40,6 +40,10 @@ final class MpiCopier<K, V> implements HostCopier {
     private final Counters.Counter ioErrors;
     private final Counters.Counter mpiMaps;
     private final Counters.Counter mpiBytes;
+    /** The length of the segment copied last: how many chunks to ask for at once for the next. */
+    private long lastSegmentLength;
+    /** The next map output of the host being copied, already asked for. */
+    private SegmentStream ahead;
 
     MpiCopier(int id, SlotLink link, RankDirectory directory, MpiShuffleSettings settings, Messages.Read template,
               ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, ShuffleClientMetrics metrics,
@@ -72,15 +76,25 @@ final class MpiCopier<K, V> implements HostCopier {
         // Hadoop's fetcher; the scheduler counts the failures and reports them to the AM.
         Set<TaskAttemptID> remaining = new LinkedHashSet<>(maps);
         try {
-            for (TaskAttemptID map : maps) {
-                Outcome outcome = copy(host, rank, map);
+            for (int i = 0; i < maps.size(); i++) {
+                SegmentStream segment = ahead != null ? ahead : request(rank, maps.get(i));
+                ahead = null;
+                TaskAttemptID following = i + 1 < maps.size() ? maps.get(i + 1) : null;
+                Outcome outcome;
+                try (segment) {
+                    outcome = copy(host, rank, maps.get(i), segment, following);
+                }
                 if (outcome == Outcome.COPIED) {
-                    remaining.remove(map);
+                    remaining.remove(maps.get(i));
                 } else if (outcome == Outcome.STOP) {
                     break;
                 }
             }
         } finally {
+            if (ahead != null) {
+                ahead.close();
+                ahead = null;
+            }
             for (TaskAttemptID left : remaining) {
                 scheduler.putBackKnownMapOutput(host, left);
             }
@@ -88,12 +102,23 @@ final class MpiCopier<K, V> implements HostCopier {
         return true;
     }
 
-    private Outcome copy(MapHost host, int rank, TaskAttemptID map) {
-        long start = System.currentTimeMillis();
-        MapOutput<K, V> output = null;
+    private SegmentStream request(int rank, TaskAttemptID map) {
         Messages.Read first = new Messages.Read(0, settings.mode(), template.user(), template.jobId(), map.toString(),
                 template.reduce(), 0, settings.chunkBytes());
-        try (SegmentStream segment = new SegmentStream(link, rank, first, settings.window(), settings.timeoutMillis())) {
+        return new SegmentStream(link, rank, first, settings.window(), settings.timeoutMillis(), lastSegmentLength);
+    }
+
+    /**
+     * Copies one map output. Once its memory or disk is reserved, in concurrent mode, the first
+     * chunks of {@code following} (if not null) are asked for into {@link #ahead}, so that the
+     * pipeline does not drain between segments.
+     */
+    private Outcome copy(MapHost host, int rank, TaskAttemptID map, SegmentStream segment, TaskAttemptID following) {
+        long start = System.currentTimeMillis();
+        MapOutput<K, V> output = null;
+        try {
+            segment.open();
+            lastSegmentLength = segment.segmentLength();
             try {
                 output = merger.reserve(map, segment.rawLength(), id);
             } catch (IOException e) {
@@ -104,6 +129,9 @@ final class MpiCopier<K, V> implements HostCopier {
             if (output == null) {
                 LOG.info("mpi-fetcher#" + id + " - MergeManager returned status WAIT ...");
                 return Outcome.STOP;
+            }
+            if (following != null && settings.mode() == Messages.Mode.CONCURRENT) {
+                ahead = request(rank, following);
             }
             LOG.info("mpi-fetcher#" + id + " about to shuffle output of map " + map + " decomp: " + segment.rawLength()
                     + " len: " + segment.segmentLength() + " to " + output.getDescription() + " from MPI rank " + rank);

@@ -32,8 +32,13 @@ final class SegmentStream extends InputStream {
     private int chunkPosition;
     private long consumed;
 
-    /** Opens the segment: asks for its first chunk and waits for it (which tells the lengths). */
-    SegmentStream(SlotLink link, int server, Messages.Read first, int window, long timeoutMillis) throws IOException {
+    /**
+     * Asks for the segment's first chunks and returns without waiting, so that a fetcher can
+     * request its next segment while it still copies this one. It asks for as many chunks as
+     * {@code expectedLength} takes (a guess, such as the length of the segment before; at least
+     * one, at most {@code window}); asks beyond the real end come back empty and are dropped.
+     */
+    SegmentStream(SlotLink link, int server, Messages.Read first, int window, long timeoutMillis, long expectedLength) {
         this.link = link;
         this.server = server;
         this.window = window;
@@ -41,17 +46,25 @@ final class SegmentStream extends InputStream {
         this.requestId = link.register(replies::add);
         this.request = new Messages.Read(requestId, first.mode(), first.user(), first.jobId(), first.mapId(),
                 first.reduce(), 0, first.length());
+        long chunks = Math.max(1, Math.min(window, (expectedLength + first.length() - 1) / first.length()));
+        for (long i = 0; i < chunks; i++) {
+            ask(nextRequest);
+            nextRequest += request.length();
+        }
+    }
+
+    /** Waits for the first chunk, which tells the segment's lengths, and fills the window. */
+    SegmentStream open() throws IOException {
         try {
-            ask(0);
             chunk = await(0);
             segmentLength = chunk.segmentLength();
             rawLength = chunk.rawLength();
-            nextRequest = chunk.bytesLength();
             fill();
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
         }
+        return this;
     }
 
     long segmentLength() {
@@ -147,13 +160,19 @@ final class SegmentStream extends InputStream {
                 throw new IOException("MPI rank " + server + " cannot serve " + request.mapId() + ": " + failure.reason());
             }
             Messages.Data data = (Messages.Data) reply;
-            arrived.put(data.offset(), data); // from here on, close() gives its buffer back
             if (!data.intact()) {
+                link.release(data);
                 throw new IOException("checksum mismatch in the chunk at " + data.offset() + " of " + request.mapId()
                         + " from MPI rank " + server);
             }
             if (segmentLength >= 0 && data.segmentLength() != segmentLength) {
+                link.release(data);
                 throw new IOException("the segment of " + request.mapId() + " changed length while being read");
+            }
+            if (data.bytesLength() == 0 && data.offset() > 0 && data.offset() >= data.segmentLength()) {
+                link.release(data); // an ask beyond the end, made before the length was known
+            } else {
+                arrived.put(data.offset(), data); // from here on, close() gives its buffer back
             }
         }
         return arrived.remove(offset);

@@ -67,9 +67,12 @@ final class ShuffleServer {
                 throw new MapOutputException("chunk length " + read.length() + " is outside 1.." + MAX_CHUNK);
             }
             MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
+            // A read at or past the end gets no bytes: a reducer may ask ahead before it knows the length.
             int length = (int) Math.min(read.length(), Math.max(0, segment.length() - read.offset()));
             reply = port.buffer().apply(Messages.Data.HEADER + length);
-            outputs.read(segment, read.offset(), reply.position(Messages.Data.HEADER));
+            if (length > 0) {
+                outputs.read(segment, read.offset(), reply.position(Messages.Data.HEADER));
+            }
             Messages.Data.seal(reply, read.requestId(), read.offset(), segment.length(), segment.rawLength());
             served.incrementAndGet();
             if (read.offset() == 0) {

@@ -375,10 +375,12 @@ final class TaskRun {
         Set<String> kept = slot.sharedLoaders.openJars();
         List<String> leaked = OpenFiles.added(slot.idleFiles, now, kept);
         long deadline = System.currentTimeMillis() + FD_RELEASE_WAIT_MILLIS;
-        while (!leaked.isEmpty() && System.currentTimeMillis() < deadline) {
+        // Full collections with growing gaps (10, 20, 40 ms ...): a handful, not one every 10 ms,
+        // when what holds a descriptor is still referenced and no collection will close it.
+        for (long pause = 10; !leaked.isEmpty() && System.currentTimeMillis() < deadline; pause *= 2) {
             System.gc();
             try {
-                Thread.sleep(10);
+                Thread.sleep(Math.max(1, Math.min(pause, deadline - System.currentTimeMillis())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
