@@ -27,7 +27,8 @@ import org.jvmreuse.pool.protocol.RunSpec;
  */
 final class TaskRun {
     private static final long HOOK_WAIT_MILLIS = 10_000;
-    private static final long FD_RELEASE_WAIT_MILLIS = 500;
+    private static final int FD_RELEASE_COLLECTIONS = 2;
+    private static final long FD_CLEANER_WAIT_MILLIS = 100;
 
     private final long id;
     private final RunSpec spec;
@@ -374,19 +375,22 @@ final class TaskRun {
         Map<Integer, String> now = OpenFiles.snapshot();
         Set<String> kept = slot.sharedLoaders.openJars();
         List<String> leaked = OpenFiles.added(slot.idleFiles, now, kept);
-        long deadline = System.currentTimeMillis() + FD_RELEASE_WAIT_MILLIS;
-        // Full collections with growing gaps (10, 20, 40 ms ...): a handful, not one every 10 ms,
-        // when what holds a descriptor is still referenced and no collection will close it.
-        for (long pause = 10; !leaked.isEmpty() && System.currentTimeMillis() < deadline; pause *= 2) {
+        // One full collection makes every unreachable stream's cleaner run; a second catches what
+        // the first one's cleaners released. What survives both is still referenced (such as a
+        // selector a shared library keeps for later runs), and more collections would not close it.
+        for (int collections = 0; collections < FD_RELEASE_COLLECTIONS && !leaked.isEmpty(); collections++) {
             System.gc();
-            try {
-                Thread.sleep(Math.max(1, Math.min(pause, deadline - System.currentTimeMillis())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+            long deadline = System.currentTimeMillis() + FD_CLEANER_WAIT_MILLIS;
+            while (!leaked.isEmpty() && System.currentTimeMillis() < deadline) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                now = OpenFiles.snapshot();
+                leaked = OpenFiles.added(slot.idleFiles, now, kept);
             }
-            now = OpenFiles.snapshot();
-            leaked = OpenFiles.added(slot.idleFiles, now, kept);
         }
         if (!leaked.isEmpty()) {
             PoolLog.get().warn("run " + id + " left file descriptors open that are still referenced: " + leaked);
