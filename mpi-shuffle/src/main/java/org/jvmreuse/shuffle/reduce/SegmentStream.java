@@ -31,6 +31,7 @@ final class SegmentStream extends InputStream {
     private Messages.Data chunk;
     private int chunkPosition;
     private long consumed;
+    private boolean closed; // guarded by this: deliver() runs on the communication thread
 
     /**
      * Asks for the segment's first chunks and returns without waiting, so that a fetcher can
@@ -43,7 +44,7 @@ final class SegmentStream extends InputStream {
         this.server = server;
         this.window = window;
         this.timeoutMillis = timeoutMillis;
-        this.requestId = link.register(replies::add);
+        this.requestId = link.register(this::deliver);
         this.request = new Messages.Read(requestId, first.mode(), first.user(), first.jobId(), first.mapId(),
                 first.reduce(), 0, first.length());
         long chunks = Math.max(1, Math.min(window, (expectedLength + first.length() - 1) / first.length()));
@@ -98,10 +99,22 @@ final class SegmentStream extends InputStream {
         return n;
     }
 
-    /** Stops taking replies and gives back every chunk buffer still held. */
+    /** On the communication thread: hands a reply on, or gives its buffer back once the stream is closed. */
+    private synchronized void deliver(Object reply) {
+        if (!closed) {
+            replies.add(reply);
+        } else if (reply instanceof Messages.Data data) {
+            link.release(data);
+        }
+    }
+
+    /** Stops taking replies and gives back every chunk buffer still held or still coming. */
     @Override
     public void close() {
         link.unregister(requestId);
+        synchronized (this) {
+            closed = true;
+        }
         if (chunk != null) {
             link.release(chunk);
             chunk = null;
