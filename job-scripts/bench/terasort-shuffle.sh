@@ -413,6 +413,11 @@ awk -F, -v ceiling="$ceiling" -v readings="$ceiling_loads" -v order="${variants[
         for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
         return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     }
+    function range(key,   n, i, v, lo, hi) {
+        n = split(vals[key], v, " "); lo = hi = v[1]
+        for (i = 2; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+        return sprintf("%.1f-%.1f s", lo, hi)
+    }
     function add(k, x) { vals[k] = (k in vals) ? vals[k] " " x : x }
     NR > 1 && $2 != "raw-mpi-bandwidth" {
         k = $2 SUBSEP $3
@@ -420,9 +425,9 @@ awk -F, -v ceiling="$ceiling" -v readings="$ceiling_loads" -v order="${variants[
         maps[k] = ($13 == "-") ? "-" : $13 "/" $14
     }
     END {
-        printf "%-15s %6s %13s %12s %9s %12s %10s %10s %8s %10s\n", "variant", "copies", "shuffle mean", "shuffle max",
-            "total", "shuffle MB/s", "shuffle vs", "total vs", "of raw", "MPI/HTTP"
-        printf "%-15s %6s %13s %12s %9s %12s %10s %10s %8s %10s\n", "", "", "", "", "", "", "http", "http", "MPI", "maps"
+        printf "%-15s %6s %13s %12s %12s %9s %12s %10s %10s %8s %10s\n", "variant", "copies", "shuffle mean", "mean range",
+            "shuffle max", "total", "shuffle MB/s", "shuffle vs", "total vs", "of raw", "MPI/HTTP"
+        printf "%-15s %6s %13s %12s %12s %9s %12s %10s %10s %8s %10s\n", "", "", "", "(rounds)", "", "", "", "http", "http", "MPI", "maps"
         nv = split(order, V, " "); nc = split(copies, C, " ")
         for (i = 1; i <= nv; i++) for (j = 1; j <= nc; j++) {
             k = V[i] SUBSEP C[j]; h = "http" SUBSEP C[j]
@@ -432,14 +437,15 @@ awk -F, -v ceiling="$ceiling" -v readings="$ceiling_loads" -v order="${variants[
             if ((h SUBSEP "mean") in vals) {
                 rs = sprintf("%.2fx", median(h SUBSEP "mean") / mean); rt = sprintf("%.2fx", median(h SUBSEP "total") / total)
             } else { rs = "n/a"; rt = "n/a" }
-            printf "%-15s %6d %11.1f s %10.1f s %7.1f s %12.1f %10s %10s %7.1f%% %10s\n", V[i], C[j], mean,
-                median(k SUBSEP "max"), total, tput, rs, rt, 100 * tput / ceiling, maps[k]
+            printf "%-15s %6d %11.1f s %12s %10.1f s %7.1f s %12.1f %10s %10s %7.1f%% %10s\n", V[i], C[j], mean,
+                range(k SUBSEP "mean"), median(k SUBSEP "max"), total, tput, rs, rt, 100 * tput / ceiling, maps[k]
         }
         printf "raw MPI bandwidth (MpiBandwidth, 2 ranks, 1 MiB messages, non-blocking, window 4): %.1f MB/s\n  (the best timed run of: %s)\n", ceiling, readings
     }' "$out_csv"
 cat <<EOF
 shuffle mean / max: over reducers, shuffleFinishTime - startTime of the successful attempt; total: the job's
-  finishTime - startTime (both from the JobHistoryServer).
+  finishTime - startTime (both from the JobHistoryServer). mean range: the lowest and highest shuffle mean
+  of the counted rounds (on a small machine single readings spread widely: compare ratios with care).
 shuffle MB/s = REDUCE_SHUFFLE_BYTES / 10^6 / shuffle mean: all reducers' bytes over one reducer's shuffle phase
   (with ROUNDS > 1, from the medians of both).
 vs http: the http variant's time / this variant's time, same parallelcopies (> 1: faster than HTTP).
