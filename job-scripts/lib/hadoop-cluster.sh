@@ -157,6 +157,14 @@ _jvmreuse_webapp_opts() {
     fi
 }
 
+# yarn.app.mapreduce.am.command-opts with a heap of $1 MB. The AppMaster's temporary files (its
+# web app's Jetty work dir) go to its container's tmp dir, which YARN deletes with the container,
+# as Hadoop does for tasks; Hadoop 2.2 leaves them in /tmp otherwise, one dir per job.
+_jvmreuse_am_opts() {
+    # shellcheck disable=SC2016 # $PWD is the container's, expanded by its launch script
+    printf -- '-Xmx%sm -Djava.io.tmpdir=$PWD/tmp %s' "$1" "$(_jvmreuse_webapp_opts)"
+}
+
 # Applies the settings' defaults and makes JVMREUSE_CLUSTER_DIR absolute; $1: the repository.
 # Enough for stop and status. With a second argument "start", the dir is created, the settings
 # checked, the build checked and the JDK picked.
@@ -329,7 +337,7 @@ _jvmreuse_yarn_props() {
 # The mapred-site.xml properties every daemon and client shares.
 _jvmreuse_mapred_props() {
     local d=$JVMREUSE_CLUSTER_DIR am_opts
-    am_opts="-Xmx512m $(_jvmreuse_webapp_opts)"
+    am_opts=$(_jvmreuse_am_opts 512)
     JVMREUSE_PROPS=(
         "mapreduce.framework.name=yarn"
         "yarn.app.mapreduce.am.staging-dir=$d/staging"

@@ -496,7 +496,7 @@ _hpc_template_values() {
     if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 ]]; then
         app_cp+=",$JVMREUSE_MPI_SHUFFLE_JAR"
     fi
-    am_opts="-Xmx$((JVMREUSE_AM_MEMORY * 3 / 4))m $(_jvmreuse_webapp_opts)"
+    am_opts=$(_jvmreuse_am_opts $((JVMREUSE_AM_MEMORY * 3 / 4)))
     HPC_T=([FS_DEFAULT]=$fs [WORK_DIR]=$HPC_WORK [MASTER_ADDR]=$HPC_MASTER_ADDR [NM_MEMORY]=$JVMREUSE_NM_MEMORY
         [VCORES]=$HPC_VCORES [APP_CLASSPATH]=$app_cp [AM_OPTS]=${am_opts% } [AM_MEMORY]=$JVMREUSE_AM_MEMORY
         [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]='' [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS
