@@ -104,6 +104,14 @@ class SegmentStreamTest {
         return SlotLink.current();
     }
 
+    /** Waits (up to 5 s) until no reply buffer is out, so that replies still on their way are counted. */
+    private void awaitRepliesInFlight() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!taken.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
     private static Messages.Read read(Messages.Mode mode, String map, int reduce) {
         return new Messages.Read(0, mode, MapOutputFiles.USER, MapOutputFiles.JOB, map, reduce, 0, CHUNK);
     }
@@ -135,10 +143,7 @@ class SegmentStreamTest {
                 }
             }
         }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!taken.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        awaitRepliesInFlight();
         assertEquals(Set.of(), taken, "every chunk buffer is given back once read");
         assertEquals(0, givenTwice.get());
     }
@@ -151,10 +156,7 @@ class SegmentStreamTest {
                 4, 10_000, 0).open()) {
             assertEquals(10, s.read(new byte[10]));
         }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!taken.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        awaitRepliesInFlight();
         assertEquals(Set.of(), taken, "chunks that came after the stream closed are given back too");
         assertTrue(givenBack.size() >= 2, "the first chunk and the window's later ones: " + givenBack.size());
         assertEquals(0, givenTwice.get());
