@@ -336,7 +336,7 @@ run_sort() {
     local variant=$1 pc=$2 round=$3 name output job start end stats load
     local opts=(-Dmapreduce.job.reduces="$reduces" -Dmapreduce.terasort.simplepartitioner=true
         -Dmapreduce.reduce.shuffle.parallelcopies="$pc" -Dmapreduce.job.reduce.slowstart.completedmaps="$slowstart"
-        -Dmapreduce.map.speculative=false -Dmapreduce.reduce.speculative=false "${job_opts[@]}")
+        -Dmapreduce.map.speculative=false -Dmapreduce.reduce.speculative=false ${job_opts[@]+"${job_opts[@]}"})
     case $variant in
         mpi-blocking) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=blocking) ;;
         mpi-concurrent) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent) ;;
