@@ -49,8 +49,7 @@ final class SegmentStream extends InputStream {
                 first.reduce(), 0, first.length());
         long chunks = Math.max(1, Math.min(window, (expectedLength + first.length() - 1) / first.length()));
         for (long i = 0; i < chunks; i++) {
-            ask(nextRequest);
-            nextRequest += request.length();
+            askNext();
         }
     }
 
@@ -143,14 +142,15 @@ final class SegmentStream extends InputStream {
     /** Keeps {@code window} chunk reads outstanding. */
     private void fill() {
         while (outstanding < window && nextRequest < segmentLength) {
-            ask(nextRequest);
-            nextRequest += request.length();
+            askNext();
         }
     }
 
-    private void ask(long offset) {
+    /** Asks for the chunk at {@code nextRequest} and moves it on by one chunk. */
+    private void askNext() {
         link.send(server, new Messages.Read(requestId, request.mode(), request.user(), request.jobId(), request.mapId(),
-                request.reduce(), offset, request.length()).encode());
+                request.reduce(), nextRequest, request.length()).encode());
+        nextRequest += request.length();
         outstanding++;
     }
 
