@@ -73,7 +73,37 @@ jvmreuse_load_build() {
             return 1
         fi
     done
-    export POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT MPI_JAVA_JAR MPI_JAVA_LIBDIR MPIRUN
+    MPI_NATIVE_LIB=${MPI_NATIVE_LIB:-$NATIVE_DIR/libjvmreuse_mpi.so}
+    export POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT MPI_JAVA_JAR MPI_JAVA_LIBDIR MPIRUN MPI_NATIVE_LIB
+}
+
+# The MPI backend of the pool processes (JVMREUSE_MPI_BACKEND: native or java; by default the
+# native one where it was built, else Open MPI's Java bindings), checked: JVMREUSE_MPI_BACKEND_USED.
+jvmreuse_mpi_backend() {
+    local backend=${JVMREUSE_MPI_BACKEND:-}
+    if [[ -z $backend ]]; then
+        backend=java
+        [[ -f $MPI_NATIVE_LIB || -z ${MPI_JAVA_JAR:-} ]] && backend=native
+    fi
+    case $backend in
+        native)
+            if [[ ! -f $MPI_NATIVE_LIB ]]; then
+                _jvmreuse_log "ERROR: the native MPI backend ($MPI_NATIVE_LIB) is not built: run job-scripts/setup.sh with the site's mpicc on PATH (or JVMREUSE_MPI_BACKEND=java)"
+                return 1
+            fi
+            ;;
+        java)
+            if [[ -z ${MPI_JAVA_JAR:-} || ! -f $MPI_JAVA_JAR ]]; then
+                _jvmreuse_log "ERROR: JVMREUSE_MPI_BACKEND=java needs Open MPI's Java bindings (mpi.jar), which setup did not find (or JVMREUSE_MPI_BACKEND=native)"
+                return 1
+            fi
+            ;;
+        *)
+            _jvmreuse_log "ERROR: JVMREUSE_MPI_BACKEND must be native or java (got '$backend')"
+            return 1
+            ;;
+    esac
+    JVMREUSE_MPI_BACKEND_USED=$backend
 }
 
 jvmreuse_default_socket() {
@@ -92,9 +122,10 @@ jvmreuse_java() {
 
 # The JVM options of every pool process. The agent and the boot jar trap exits; the opened
 # packages are the JDK internals a slot switches per run; the native library does chdir/dup2
-# and stops leftover threads.
+# and stops leftover threads; the MPI backend's options come last (jvmreuse_mpi_backend).
 jvmreuse_pool_jvm_opts() {
     local java=$1 major
+    jvmreuse_mpi_backend || return 1
     major=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
     JVMREUSE_POOL_JVM_OPTS=(
         "-Xmx${JVMREUSE_SLOT_HEAP:-1g}"
@@ -103,9 +134,16 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.base/java.lang=ALL-UNNAMED
         --add-opens java.base/java.io=ALL-UNNAMED
         --add-opens java.base/sun.nio.fs=ALL-UNNAMED
-        "-Djava.library.path=$MPI_JAVA_LIBDIR"
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
+        "-Djvmreuse.mpi=$JVMREUSE_MPI_BACKEND_USED"
     )
+    if [[ $JVMREUSE_MPI_BACKEND_USED == java ]]; then
+        JVMREUSE_POOL_JVM_OPTS+=("-Djava.library.path=$MPI_JAVA_LIBDIR")
+        JVMREUSE_POOL_CLASSPATH=$POOL_JAR:$ASM_JAR:$MPI_JAVA_JAR
+    else
+        JVMREUSE_POOL_JVM_OPTS+=("-Djvmreuse.mpi.native=$MPI_NATIVE_LIB")
+        JVMREUSE_POOL_CLASSPATH=$POOL_JAR:$ASM_JAR
+    fi
     if [[ ${major%%.*} -ge 22 ]]; then
         JVMREUSE_POOL_JVM_OPTS+=(--enable-native-access=ALL-UNNAMED)
     fi
@@ -218,7 +256,7 @@ jvmreuse_pool_command() {
     fi
     per_pool=$((slots + 1))
     per_node=$((pools * per_pool))
-    jvmreuse_pool_jvm_opts "$java"
+    jvmreuse_pool_jvm_opts "$java" || return 1
     JVMREUSE_POOL_CMD=("$MPIRUN")
     if [[ $EUID -eq 0 ]]; then
         JVMREUSE_POOL_CMD+=(--allow-run-as-root)
@@ -230,7 +268,7 @@ jvmreuse_pool_command() {
         --mca async_mpi_finalize 1 --mca orte_abort_on_non_zero_status 0
         --map-by "ppr:${per_node}:node" -np $((per_node * nodes))
         "$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
-        -cp "$POOL_JAR:$ASM_JAR:$MPI_JAVA_JAR" org.jvmreuse.pool.PoolMain
+        -cp "$JVMREUSE_POOL_CLASSPATH" org.jvmreuse.pool.PoolMain
         --socket "$template")
     if ((pools > 1)); then
         JVMREUSE_POOL_CMD+=(--ranks-per-pool "$per_pool")

@@ -297,6 +297,7 @@ public final class PoolManager implements MpiTransport.Handler {
         lines.add(String.format("slots: %d (free %d, busy %d, starting %d, retired %d)", slots.size(),
                 slots.count(SlotTable.State.FREE), slots.count(SlotTable.State.BUSY),
                 slots.count(SlotTable.State.STARTING), slots.count(SlotTable.State.RETIRED)));
+        lines.add("mpi: " + transport.describe());
         lines.addAll(slots.describe());
         lines.add(String.format("runs: completed %d, running %d, queued %d, fallbacks %d", completedRuns,
                 running.size(), queue.size(), fallbacks));

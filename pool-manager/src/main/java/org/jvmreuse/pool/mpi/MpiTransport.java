@@ -7,12 +7,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
-import mpi.Comm;
 import org.jvmreuse.pool.PoolLog;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
-import mpi.Status;
 
 /**
  * Point-to-point messaging for one pool process. Exactly one thread, the one that calls
@@ -41,7 +36,7 @@ public final class MpiTransport {
     private record Outgoing(int dest, int tag, ByteBuffer payload) {
     }
 
-    private record InFlight(Request request, ByteBuffer buffer) {
+    private record InFlight(Mpi.Request request, ByteBuffer buffer) {
     }
 
     private static final long HOT_PARK_NANOS = 20_000;
@@ -51,7 +46,7 @@ public final class MpiTransport {
     private static final long SERVICE_PARK_MAX_NANOS = 1_000_000;
     private static final long SERVICE_WINDOW_NANOS = 200_000_000;
 
-    private final Comm comm;
+    private final Mpi mpi;
     private final Doorbells doorbells;
     private final ConcurrentLinkedQueue<Outgoing> outbox = new ConcurrentLinkedQueue<>();
     private final List<InFlight> inFlight = new ArrayList<>();
@@ -61,8 +56,8 @@ public final class MpiTransport {
     private volatile Thread commThread;
     private volatile boolean running = true;
 
-    public MpiTransport(Comm comm, Doorbells doorbells) {
-        this.comm = comm;
+    public MpiTransport(Mpi mpi, Doorbells doorbells) {
+        this.mpi = mpi;
         this.doorbells = doorbells;
     }
 
@@ -103,6 +98,11 @@ public final class MpiTransport {
         this.serviceReceiver = receiver;
     }
 
+    /** The MPI under this transport, for logs and status: backend, library, thread level. */
+    public String describe() {
+        return mpi.backend() + " backend, " + mpi.libraryVersion();
+    }
+
     /** Ends {@link #run} once everything queued has been sent. */
     public void stop() {
         running = false;
@@ -115,7 +115,7 @@ public final class MpiTransport {
     }
 
     /** Runs the communication loop on the calling thread until {@link #stop}. */
-    public void run(Handler handler) throws MPIException, IOException {
+    public void run(Handler handler) throws IOException {
         commThread = Thread.currentThread();
         long lastTraffic = System.nanoTime();
         while (running || !outbox.isEmpty() || !inFlight.isEmpty()) {
@@ -136,11 +136,11 @@ public final class MpiTransport {
         }
     }
 
-    private boolean startSends() throws MPIException {
+    private boolean startSends() {
         boolean any = false;
         for (Outgoing out; (out = outbox.poll()) != null; any = true) {
             ByteBuffer buffer = out.payload;
-            inFlight.add(new InFlight(comm.iSend(buffer, buffer.limit(), MPI.BYTE, out.dest, out.tag), buffer));
+            inFlight.add(new InFlight(mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer));
             if (out.tag == Tags.SERVICE) {
                 lastService = System.nanoTime();
             }
@@ -149,7 +149,7 @@ public final class MpiTransport {
         return any;
     }
 
-    private boolean completeSends() throws MPIException {
+    private boolean completeSends() {
         int before = inFlight.size();
         for (int i = inFlight.size() - 1; i >= 0; i--) {
             if (inFlight.get(i).request.test()) {
@@ -159,27 +159,28 @@ public final class MpiTransport {
         return inFlight.size() != before;
     }
 
-    private boolean receive(Handler handler) throws MPIException {
-        Status status = comm.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG);
-        if (status == null) {
+    private boolean receive(Handler handler) {
+        Mpi.Envelope envelope = mpi.iProbe(Mpi.ANY_SOURCE, Mpi.ANY_TAG);
+        if (envelope == null) {
             return false;
         }
-        int count = status.getCount(MPI.BYTE);
-        if (status.getTag() == Tags.SERVICE) {
-            // Shuffle data: received in place into a reused direct buffer, handed on as is.
-            ByteBuffer message = buffers.take(count);
-            comm.recv(message, count, MPI.BYTE, status.getSource(), Tags.SERVICE);
+        // Received in place into a reused direct buffer: service messages (shuffle data) are
+        // handed on as they are, the pool's own small ones are copied out.
+        ByteBuffer message = buffers.take(envelope.count());
+        mpi.recv(message, envelope.count(), envelope.source(), envelope.tag());
+        if (envelope.tag() == Tags.SERVICE) {
             lastService = System.nanoTime();
-            deliverService(status.getSource(), message);
+            deliverService(envelope.source(), message);
             return true;
         }
-        byte[] payload = new byte[count];
-        comm.recv(payload, count, MPI.BYTE, status.getSource(), status.getTag());
+        byte[] payload = new byte[envelope.count()];
+        message.get(payload);
+        buffers.give(message);
         try {
-            handler.onMessage(status.getSource(), status.getTag(), payload);
+            handler.onMessage(envelope.source(), envelope.tag(), payload);
         } catch (Exception e) {
-            PoolLog.get().error("handling MPI message with tag " + status.getTag() + " from rank "
-                    + status.getSource() + " failed", e);
+            PoolLog.get().error("handling MPI message with tag " + envelope.tag() + " from rank "
+                    + envelope.source() + " failed", e);
         }
         return true;
     }

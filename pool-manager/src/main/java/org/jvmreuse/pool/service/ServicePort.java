@@ -38,6 +38,10 @@ public final class ServicePort {
         transport.setServiceReceiver(this::deliver);
     }
 
+    public int rank() {
+        return rank;
+    }
+
     /** Each world rank's announcement ("" for ranks without a service), once exchanged. */
     public void setDirectory(List<String> directory) {
         this.directory = List.copyOf(directory);

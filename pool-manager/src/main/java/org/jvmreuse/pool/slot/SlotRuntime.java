@@ -17,8 +17,6 @@ import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolOptions;
 import org.jvmreuse.pool.PoolThreads;
 import org.jvmreuse.pool.PoolTopology;
-import mpi.MPI;
-import mpi.MPIException;
 import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
@@ -87,10 +85,10 @@ public final class SlotRuntime implements MpiTransport.Handler {
         while (true) {
             try {
                 SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket));
-                new FrameChannel(channel).write(new Frame("doorbell").add("rank", MPI.COMM_WORLD.getRank()));
+                new FrameChannel(channel).write(new Frame("doorbell").add("rank", port.rank()));
                 doorbells.attach(managerRank, channel);
                 return;
-            } catch (IOException | MPIException e) {
+            } catch (IOException e) {
                 if (System.currentTimeMillis() > deadline) {
                     PoolLog.get().warn("no doorbell to the manager at " + socket + " (" + e + "); polling instead");
                     return;
