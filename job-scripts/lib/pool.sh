@@ -6,6 +6,8 @@
 #
 #   jvmreuse_load_build <repo>      sets POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT and
 #                                   MPI_JAVA_JAR MPI_JAVA_LIBDIR MPIRUN (from build/mpi-java.env)
+#   jvmreuse_mpi_backend            the MPI backend's JVM options (JVMREUSE_MPI_BACKEND)
+#   jvmreuse_mpi_program_command    fills JVMREUSE_MPI_PROGRAM_CMD: N ranks of a pool-jar program
 #   jvmreuse_pool_command           fills the array JVMREUSE_POOL_CMD (the mpirun command line)
 #   jvmreuse_pool_sockets           prints the control sockets of this host's pools, one a line
 #   jvmreuse_pool_pid_file          prints the file that holds the launch's mpirun PID
@@ -31,6 +33,8 @@
 #   JVMREUSE_POOL_EXTRA_ARGS  (a bash ARRAY, for scripts that source this file) more PoolMain
 #                        options, appended as they are, e.g. (--service CLASS --service-cp CP
 #                        --service-opt KEY=VALUE ...)
+#   JVMREUSE_MPI_BACKEND native (JNI over the MPI C API; the default where it was built) or java
+#                        (Open MPI's Java bindings); see docs/mpi.md
 #   JVMREUSE_JAVA        java for the pool JVMs (default: $JAVA_HOME/bin/java, else java on PATH)
 #   JVMREUSE_SLOT_HEAP   -Xmx of each pool JVM (default 1g)
 #   JVMREUSE_JVM_OPTS    extra options for the pool JVMs (word-split)
@@ -78,7 +82,8 @@ jvmreuse_load_build() {
 }
 
 # The MPI backend of the pool processes (JVMREUSE_MPI_BACKEND: native or java; by default the
-# native one where it was built, else Open MPI's Java bindings), checked: JVMREUSE_MPI_BACKEND_USED.
+# native one where it was built, else Open MPI's Java bindings), checked. Sets
+# JVMREUSE_MPI_JVM_ARGS (the JVM options it needs) and JVMREUSE_MPI_CLASSPATH (what goes on the class path after the pool jar: mpi.jar, or nothing).
 jvmreuse_mpi_backend() {
     local backend=${JVMREUSE_MPI_BACKEND:-}
     if [[ -z $backend ]]; then
@@ -91,19 +96,37 @@ jvmreuse_mpi_backend() {
                 _jvmreuse_log "ERROR: the native MPI backend ($MPI_NATIVE_LIB) is not built: run job-scripts/setup.sh with the site's mpicc on PATH (or JVMREUSE_MPI_BACKEND=java)"
                 return 1
             fi
+            JVMREUSE_MPI_JVM_ARGS=(-Djvmreuse.mpi=native "-Djvmreuse.mpi.native=$MPI_NATIVE_LIB")
+            JVMREUSE_MPI_CLASSPATH=
             ;;
         java)
             if [[ -z ${MPI_JAVA_JAR:-} || ! -f $MPI_JAVA_JAR ]]; then
                 _jvmreuse_log "ERROR: JVMREUSE_MPI_BACKEND=java needs Open MPI's Java bindings (mpi.jar), which setup did not find (or JVMREUSE_MPI_BACKEND=native)"
                 return 1
             fi
+            JVMREUSE_MPI_JVM_ARGS=(-Djvmreuse.mpi=java "-Djava.library.path=$MPI_JAVA_LIBDIR")
+            JVMREUSE_MPI_CLASSPATH=:$MPI_JAVA_JAR
             ;;
         *)
             _jvmreuse_log "ERROR: JVMREUSE_MPI_BACKEND must be native or java (got '$backend')"
             return 1
             ;;
     esac
-    JVMREUSE_MPI_BACKEND_USED=$backend
+}
+
+# The command that starts $1 ranks of a Java program of the pool jar (main class and arguments:
+# the rest) on this host under the pool's MPI and backend, for benchmarks: JVMREUSE_MPI_PROGRAM_CMD.
+jvmreuse_mpi_program_command() {
+    local np=$1 java
+    shift
+    java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
+    jvmreuse_mpi_backend || return 1
+    JVMREUSE_MPI_PROGRAM_CMD=("$MPIRUN")
+    if [[ $EUID -eq 0 ]]; then
+        JVMREUSE_MPI_PROGRAM_CMD+=(--allow-run-as-root)
+    fi
+    JVMREUSE_MPI_PROGRAM_CMD+=(--oversubscribe --stdin none -np "$np" "$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java"
+        "${JVMREUSE_MPI_JVM_ARGS[@]}" -cp "$POOL_JAR$JVMREUSE_MPI_CLASSPATH" "$@")
 }
 
 jvmreuse_default_socket() {
@@ -135,15 +158,8 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.base/java.io=ALL-UNNAMED
         --add-opens java.base/sun.nio.fs=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
-        "-Djvmreuse.mpi=$JVMREUSE_MPI_BACKEND_USED"
+        "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )
-    if [[ $JVMREUSE_MPI_BACKEND_USED == java ]]; then
-        JVMREUSE_POOL_JVM_OPTS+=("-Djava.library.path=$MPI_JAVA_LIBDIR")
-        JVMREUSE_POOL_CLASSPATH=$POOL_JAR:$ASM_JAR:$MPI_JAVA_JAR
-    else
-        JVMREUSE_POOL_JVM_OPTS+=("-Djvmreuse.mpi.native=$MPI_NATIVE_LIB")
-        JVMREUSE_POOL_CLASSPATH=$POOL_JAR:$ASM_JAR
-    fi
     if [[ ${major%%.*} -ge 22 ]]; then
         JVMREUSE_POOL_JVM_OPTS+=(--enable-native-access=ALL-UNNAMED)
     fi
@@ -268,7 +284,7 @@ jvmreuse_pool_command() {
         --mca async_mpi_finalize 1 --mca orte_abort_on_non_zero_status 0
         --map-by "ppr:${per_node}:node" -np $((per_node * nodes))
         "$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
-        -cp "$JVMREUSE_POOL_CLASSPATH" org.jvmreuse.pool.PoolMain
+        -cp "$POOL_JAR:$ASM_JAR$JVMREUSE_MPI_CLASSPATH" org.jvmreuse.pool.PoolMain
         --socket "$template")
     if ((pools > 1)); then
         JVMREUSE_POOL_CMD+=(--ranks-per-pool "$per_pool")
