@@ -20,7 +20,7 @@ import org.jvmreuse.pool.PoolLog;
  * in select(2) instead of polling. A doorbell that reaches end-of-file means the process at the
  * other end is gone, which is how a manager notices a slot that died.
  */
-public final class Doorbells {
+public final class Doorbells implements AutoCloseable {
     private static final ByteBuffer RING = ByteBuffer.wrap(new byte[] {1});
 
     private final Selector selector;
@@ -95,5 +95,18 @@ public final class Doorbells {
             }
         }
         selector.selectedKeys().clear();
+    }
+
+    /** Closes every doorbell and the selector; for tests, which start many pools in one JVM. */
+    @Override
+    public void close() throws IOException {
+        for (SocketChannel channel : byRank.values()) {
+            channel.close();
+        }
+        byRank.clear();
+        for (Map.Entry<Integer, SocketChannel> e; (e = toRegister.poll()) != null; ) {
+            e.getValue().close();
+        }
+        selector.close();
     }
 }
