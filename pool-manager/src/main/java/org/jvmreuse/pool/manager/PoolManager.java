@@ -164,14 +164,19 @@ public final class PoolManager implements MpiTransport.Handler {
         }
         slots.retire(slot, "its process ended unexpectedly");
         PoolLog.get().warn("slot " + slot + " (rank " + rank + ") died");
+        endRunsOf(slot, "the pool slot running this program died (see the pool logs)");
+        failQueuedIfNoSlotLeft();
+        finishStopIfIdle();
+    }
+
+    /** The runs of a slot that left service without reporting them done end as killed, with why. */
+    private void endRunsOf(int slot, String message) {
         for (PoolRun run : new ArrayList<>(running.values())) {
             if (run.slot == slot) {
                 running.remove(run.id);
-                finish(run, 137, "the pool slot running this program died (see the pool logs)");
+                finish(run, 137, message);
             }
         }
-        failQueuedIfNoSlotLeft();
-        finishStopIfIdle();
     }
 
     private void failQueuedIfNoSlotLeft() {
@@ -231,6 +236,7 @@ public final class PoolManager implements MpiTransport.Handler {
                 String reason = in.readUTF();
                 slots.retire(slot, reason);
                 PoolLog.get().warn("slot " + slot + " (rank " + source + ") retired: " + reason);
+                endRunsOf(slot, "the pool slot running this program failed and left service: " + reason);
                 failQueuedIfNoSlotLeft();
             }
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
@@ -283,8 +289,11 @@ public final class PoolManager implements MpiTransport.Handler {
 
     private void finishStopIfIdle() {
         if (stopping && running.isEmpty() && !slots.anyBusy()) {
+            // Retired slots have left (or died) already; a send to a dead rank may never complete.
             for (int i = 0; i < slots.size(); i++) {
-                transport.send(slots.rank(i), Tags.SHUTDOWN, Wire.ints(0));
+                if (slots.state(i) != SlotTable.State.RETIRED) {
+                    transport.send(slots.rank(i), Tags.SHUTDOWN, Wire.ints(0));
+                }
             }
             transport.stop();
         }
