@@ -2,12 +2,15 @@
 #
 # pool.sh -- start, wait for, and stop a JVM Reuse launch under mpirun: one pool per node, or
 # several pools per node (JVMREUSE_POOLS), all of them ranks of ONE mpirun (one MPI world).
+# "mpirun" is the MPIRUN of the MPI env file: Open MPI's mpirun or MPICH's Hydra mpiexec, each
+# with the options that keep a launch alive when a slot dies or retires (docs/mpi.md, "Launchers").
 # Sourced by the job scripts and by bin/jvmreuse-pool; the caller uses `set -euo pipefail`.
 #
 #   jvmreuse_load_build <repo>      sets POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT and,
 #                                   from the MPI env file (JVMREUSE_MPI_ENV, default build/mpi.env,
 #                                   written by setup.sh), MPI_IMPL MPI_LAUNCHER MPIRUN
 #                                   MPI_NATIVE_LIB MPI_JAVA_JAR MPI_JAVA_LIBDIR
+#   jvmreuse_launcher_kind <mpirun> prints openmpi or hydra
 #   jvmreuse_pool_command           fills the array JVMREUSE_POOL_CMD (the mpirun command line)
 #   jvmreuse_pool_sockets           prints the control sockets of this host's pools, one a line
 #   jvmreuse_pool_pid_file          prints the file that holds the launch's mpirun PID
@@ -16,6 +19,8 @@
 #   jvmreuse_pool_stop              asks every pool to stop; ends mpirun by PID if it does not
 #
 # Settings (environment; the CLI sets them from its options):
+#   JVMREUSE_MPI_ENV     the MPI env file (default build/mpi.env; build/mpich.env for MPICH)
+#   JVMREUSE_MPI_BACKEND native or java (default: native where built, else java)
 #   JVMREUSE_SLOTS       slots per pool (default: JVMREUSE_CONTAINER_LIMIT, the most containers
 #                        the node's NodeManager runs at once, if set; else the node's cores)
 #   JVMREUSE_NODES       nodes to start pools on (default 1: this host)
@@ -105,7 +110,7 @@ jvmreuse_mpi_env_file() {
 jvmreuse_load_mpi_env() {
     local f
     f=$(jvmreuse_mpi_env_file "$1") || return 1
-    MPI_IMPL= MPI_LAUNCHER= MPIRUN= MPI_NATIVE_LIB= MPI_JAVA_JAR= MPI_JAVA_LIBDIR= MPI_VERSION=
+    MPI_IMPL='' MPI_LAUNCHER='' MPIRUN='' MPI_NATIVE_LIB='' MPI_JAVA_JAR='' MPI_JAVA_LIBDIR='' MPI_VERSION=''
     # shellcheck source=/dev/null
     if ! source "$f"; then
         _jvmreuse_log "ERROR: cannot read the MPI env file $f: run job-scripts/setup.sh again"
