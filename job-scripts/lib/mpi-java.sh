@@ -424,8 +424,10 @@ jvmreuse_write_mpi_env() {
         return 1
     fi
     if ! read -r impl launcher version < <(_jvmreuse_mpi_identify "$mpirun"); then
-        _jvmreuse_mpi_err "$mpirun is neither Open MPI's mpirun nor a Hydra mpiexec (MPICH, Intel MPI): put one of those first on PATH"
-        return 1
+        # A vendor launcher: pool.sh gives it Open MPI's options unless MPI_LAUNCHER says hydra.
+        _jvmreuse_mpi_log "note: $mpirun is neither Open MPI's mpirun nor a Hydra mpiexec by its --version;" \
+            "the pool passes it Open MPI's options (edit MPI_LAUNCHER in build/mpi.env: openmpi or hydra)"
+        impl=unknown launcher='' version=unknown
     fi
     content=$(printf '%s=%q\n' MPI_IMPL "$impl" MPI_LAUNCHER "$launcher" MPIRUN "$mpirun" MPI_VERSION "$version")
     if [[ $java == java && -f $root/build/mpi-java.env ]]; then

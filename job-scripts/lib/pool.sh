@@ -165,6 +165,12 @@ jvmreuse_launcher_kind() {
         return 0
     fi
     if ! command -v "$launcher" >/dev/null 2>&1; then
+        if [[ ${JVMREUSE_POOL_LAUNCHER:-mpirun} != mpirun ]]; then
+            # An HPC job that launches the pools with srun or mpiexec: only the program part of
+            # the command is used.
+            printf 'openmpi'
+            return 0
+        fi
         _jvmreuse_log "ERROR: the MPI launcher '$launcher' is not there: run job-scripts/setup.sh, or pick an MPI with JVMREUSE_MPI_ENV (docs/mpi.md)"
         return 1
     fi
@@ -173,8 +179,10 @@ jvmreuse_launcher_kind() {
         *'Open MPI'* | *'OpenRTE'*) printf 'openmpi' ;;
         *HYDRA* | *Hydra* | *'Intel(R) MPI'*) printf 'hydra' ;;
         *)
-            _jvmreuse_log "ERROR: cannot tell what MPI launcher $launcher is (neither Open MPI's mpirun nor MPICH's Hydra mpiexec): its --version says: ${version%%$'\n'*}"
-            return 1
+            # A vendor MPI (e.g. an Open MPI derivative): the Open MPI options, as always before.
+            _jvmreuse_log "WARNING: cannot tell what MPI launcher $launcher is (its --version says: ${version%%$'\n'*});" \
+                "using Open MPI's mpirun options (set MPI_LAUNCHER=openmpi or hydra in the MPI env file to choose)"
+            printf 'openmpi'
             ;;
     esac
 }
