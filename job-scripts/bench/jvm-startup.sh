@@ -5,9 +5,12 @@
 #   ConfigHeavy  a Hadoop task's set-up: builds a JobConf, parses an XML config, opens the local
 #                file system (about two thousand classes), run in the pool both with Hadoop's jars
 #                as the shared class path (the paper's design: Hadoop stays loaded) and without.
+# Where Open MPI's Java bindings are available, a second pool on them runs the same pooled
+# variants in the same rounds, so the native MPI backend is compared with the bindings.
 # Every pooled run's stdout is checked against the stock run's. Prints medians and ratios.
 #
-# Settings: RUNS (default 15), WARMUP (default 3, per variant, not timed), SLOTS (default 2).
+# Settings: RUNS (default 15), WARMUP (default 3, per variant, not timed), SLOTS (default 2),
+# BACKENDS (MPI backends to measure, default "native java" where both exist).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,10 +21,16 @@ source "$repo/job-scripts/lib/pool.sh"
 runs=${RUNS:-15}
 warmup=${WARMUP:-3}
 work=$(mktemp -d /tmp/jvmreuse-bench.XXXXXX)
-export JVMREUSE_SOCKET=$work/pool.sock JVMREUSE_SLOTS=${SLOTS:-2}
+export JVMREUSE_SLOTS=${SLOTS:-2}
+backends=()
 
+# One pool per MPI backend, each in its own directory ($work/<backend>/pool.sock).
+pool_socket() { printf '%s/%s/pool.sock' "$work" "$1"; }
 cleanup() {
-    jvmreuse_pool_stop now || true
+    local b
+    for b in ${backends[@]+"${backends[@]}"}; do
+        JVMREUSE_POOL_PID='' JVMREUSE_SOCKET=$(pool_socket "$b") jvmreuse_pool_stop now || true
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -43,15 +52,29 @@ config=$work/config.xml
     echo '</configuration>'
 } >"$config"
 
-jvmreuse_pool_start
+read -r -a wanted <<<"${BACKENDS:-native java}"
+for b in "${wanted[@]}"; do
+    if [[ $b == java && -z ${BACKENDS:-} && -z ${MPI_JAVA_JAR:-} ]]; then
+        continue # no Java bindings here: the native backend alone
+    fi
+    JVMREUSE_SOCKET=$(pool_socket "$b") JVMREUSE_MPI_BACKEND=$b jvmreuse_pool_start
+    backends+=("$b")
+done
+export JVMREUSE_SOCKET
+JVMREUSE_SOCKET=$(pool_socket "${backends[0]}")
 
-# variant name -> command (word lists kept in arrays)
+# variant name -> command (word lists kept in arrays); the pooled ones on the first backend's pool
 hello_java=("$java" -cp "$workloads_jar" org.jvmreuse.workloads.Hello bench)
 hello_pool=("$JVMREUSE_CLIENT" run -cp "$workloads_jar" org.jvmreuse.workloads.Hello bench)
 heavy_java=("$java" -cp "$workloads_jar:$hadoop_cp" org.jvmreuse.workloads.ConfigHeavy "$config")
 heavy_pool=("$JVMREUSE_CLIENT" run --shared-cp "$hadoop_cp" -cp "$workloads_jar:$hadoop_cp"
     org.jvmreuse.workloads.ConfigHeavy "$config")
 heavy_pool_unshared=("$JVMREUSE_CLIENT" run -cp "$workloads_jar:$hadoop_cp" org.jvmreuse.workloads.ConfigHeavy "$config")
+# the same two pooled programs on another backend's pool ($1), for the backend comparison
+on_pool() { "$JVMREUSE_CLIENT" --socket "$(pool_socket "$1")" "${@:2}"; }
+hello_other=(on_pool "${backends[-1]}" run -cp "$workloads_jar" org.jvmreuse.workloads.Hello bench)
+heavy_other=(on_pool "${backends[-1]}" run --shared-cp "$hadoop_cp" -cp "$workloads_jar:$hadoop_cp"
+    org.jvmreuse.workloads.ConfigHeavy "$config")
 
 # Runs one command, appends its wall time in ms to the named file, checks its output.
 timed() {
@@ -75,6 +98,10 @@ for _ in $(seq "$warmup"); do
     timed warm "$hello_expected" "${hello_pool[@]}"
     timed warm "$heavy_expected" "${heavy_pool[@]}"
     timed warm "$heavy_expected" "${heavy_pool_unshared[@]}"
+    if ((${#backends[@]} > 1)); then
+        timed warm "$hello_expected" "${hello_other[@]}"
+        timed warm "$heavy_expected" "${heavy_other[@]}"
+    fi
 done
 
 echo "measuring $runs interleaved runs of each variant..." >&2
@@ -84,6 +111,10 @@ for i in $(seq "$runs"); do
     timed heavy_java "$heavy_expected" "${heavy_java[@]}"
     timed heavy_pool "$heavy_expected" "${heavy_pool[@]}"
     timed heavy_pool_unshared "$heavy_expected" "${heavy_pool_unshared[@]}"
+    if ((${#backends[@]} > 1)); then
+        timed hello_other "$hello_expected" "${hello_other[@]}"
+        timed heavy_other "$heavy_expected" "${heavy_other[@]}"
+    fi
     printf '\r  %d/%d' "$i" "$runs" >&2
 done
 echo >&2
@@ -98,9 +129,20 @@ row() {
 
 echo
 echo "JVM start-up, java vs jvmreuse run: medians of $runs runs (ms), $(nproc) cores, $("$java" -version 2>&1 | head -n 1)"
+echo "pool: $("$JVMREUSE_CLIENT" status | sed -n 's/^mpi: //p')"
 printf '%-44s %10s %10s %9s\n' "program" "java" "pool" "ratio"
 row "Hello" hello_java hello_pool
 row "ConfigHeavy (Hadoop jars shared in the slot)" heavy_java heavy_pool
 row "ConfigHeavy (everything reloaded per run)" heavy_java heavy_pool_unshared
 echo
 "$JVMREUSE_CLIENT" status | grep -E '^(slots|runs|launch)'
+if ((${#backends[@]} > 1)); then
+    echo
+    echo "MPI backends, the same pooled runs interleaved: ${backends[-1]} vs ${backends[0]} (medians, ms; ratio > 1: ${backends[0]} faster)"
+    printf '%-44s %10s %10s %9s\n' "program" "${backends[-1]}" "${backends[0]}" "ratio"
+    row "Hello" hello_other hello_pool
+    row "ConfigHeavy (Hadoop jars shared in the slot)" heavy_other heavy_pool
+    printf 'jvm-startup: %s/%s backend time Hello %.2fx ConfigHeavy %.2fx\n' "${backends[0]}" "${backends[-1]}" \
+        "$(awk -v a="$(median hello_pool)" -v b="$(median hello_other)" 'BEGIN { print a / b }')" \
+        "$(awk -v a="$(median heavy_pool)" -v b="$(median heavy_other)" 'BEGIN { print a / b }')"
+fi

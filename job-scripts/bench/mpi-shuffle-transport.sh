@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# mpi-shuffle-transport.sh -- the MPI shuffle's transport against the raw MPI ceiling, side by side
-# in one run: a pool (1 slot) whose manager runs the Shuffle Manager over a SIZE-byte map output,
-# and a program in the slot that pulls that segment over MPI exactly as a reducer's fetcher does
+# mpi-shuffle-transport.sh -- the MPI shuffle's transport against the raw MPI ceiling, for each MPI
+# backend of the pool (the native one, Open MPI's Java bindings), side by side in one run: per
+# backend a pool (1 slot) whose manager runs the Shuffle Manager over a SIZE-byte map output, and
+# a program in the slot that pulls that segment over MPI exactly as a reducer's fetcher does
 # (chunks, CRC32C per chunk, the pool's single communication thread on both sides), without
-# Hadoop's merge; then MpiBandwidth, the same Java bindings sending 1 MiB messages between 2 ranks.
+# Hadoop's merge (1 MiB chunks, 4 in flight, as reducers use); then MpiBandwidth on the same
+# backend, 1 MiB messages between 2 ranks. Rounds alternate the backends' order; medians over the
+# rounds, with their range, and the ratios.
 #
-# Settings: SIZE (bytes, default 536870912), REPEAT (pulls per setting, median and best printed,
-# default 5).
+# Settings: SIZE (bytes, default 536870912), REPEAT (pulls per round, default 3), ROUNDS (default
+# 3), BACKENDS (default "native java" where both exist).
+# Last line: mpi-shuffle-transport: native/java shuffle X.XXx raw MPI Y.YYx (ratios of the medians)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -14,14 +18,26 @@ repo=$(cd "$here/../.." && pwd)
 # shellcheck source=job-scripts/lib/pool.sh
 source "$repo/job-scripts/lib/pool.sh"
 
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+fi
 size=${SIZE:-536870912}
-repeat=${REPEAT:-5}
-[[ $size =~ ^[1-9][0-9]*$ && $repeat =~ ^[1-9][0-9]*$ ]] || { echo "SIZE and REPEAT must be whole numbers" >&2; exit 2; }
+repeat=${REPEAT:-3}
+rounds=${ROUNDS:-3}
+for v in "$size" "$repeat" "$rounds"; do
+    [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "SIZE, REPEAT and ROUNDS must be whole numbers >= 1" >&2; exit 2; }
+done
 work=$(mktemp -d /tmp/jvmreuse-bench-transport.XXXXXX)
-export JVMREUSE_SOCKET=$work/pool.sock JVMREUSE_SLOTS=1 JVMREUSE_WARMUP_RUNS=20
+export JVMREUSE_SLOTS=1 JVMREUSE_WARMUP_RUNS=20
+backends=()
 
+pool_socket() { printf '%s/%s/pool.sock' "$work" "$1"; }
 cleanup() {
-    jvmreuse_pool_stop now || true
+    local b
+    for b in ${backends[@]+"${backends[@]}"}; do
+        JVMREUSE_POOL_PID='' JVMREUSE_SOCKET=$(pool_socket "$b") jvmreuse_pool_stop now || true
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -45,26 +61,61 @@ XML
 # shellcheck disable=SC2034 # read by jvmreuse_pool_command
 JVMREUSE_POOL_EXTRA_ARGS=(--service org.jvmreuse.shuffle.server.ShuffleManager
     --service-cp "$shuffle_jar:$hadoop_lib/*" --service-opt "conf-dir=$work/conf")
-jvmreuse_pool_start >/dev/null 2>&1 || { echo "the pool did not start (see $work/logs)" >&2; exit 1; }
+read -r -a wanted <<<"${BACKENDS:-native java}"
+for b in "${wanted[@]}"; do
+    if [[ $b == java && -z ${BACKENDS:-} && -z ${MPI_JAVA_JAR:-} ]]; then
+        continue # no Java bindings here: the native backend alone
+    fi
+    JVMREUSE_SOCKET=$(pool_socket "$b") JVMREUSE_MPI_BACKEND=$b jvmreuse_pool_start >/dev/null 2>&1 ||
+        { echo "the $b pool did not start (see $work/$b/logs)" >&2; exit 1; }
+    backends+=("$b")
+done
 
-printf '== MPI shuffle transport: a %s-byte segment pulled from the Shuffle Manager by a slot\n' "$size"
-"$JVMREUSE_CLIENT" --socket "$JVMREUSE_SOCKET" run --shared-cp "$shuffle_jar" -cp "$shuffle_jar" \
-    org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" "$repeat" | tee "$work/fetch.txt"
+# One round on backend $1: the pulls (median MB/s of the concurrent mode) and MpiBandwidth (1 MiB,
+# non-blocking, best of its timed run), appended to $work/<backend>.fetch and .raw.
+round() {
+    local b=$1 out
+    out=$("$JVMREUSE_CLIENT" --socket "$(pool_socket "$b")" run --shared-cp "$shuffle_jar" -cp "$shuffle_jar" \
+        org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" "$repeat")
+    printf '%s\n' "$out" >>"$work/$b.log"
+    sed -n 's/^fetch mode=concurrent chunk=1048576 .* MBps=\([0-9.]*\) best=.*/\1/p' <<<"$out" >>"$work/$b.fetch"
+    JVMREUSE_MPI_BACKEND=$b jvmreuse_mpi_program_command 2 org.jvmreuse.pool.bench.MpiBandwidth \
+        --size 1048576 --mode nonblocking --seconds 0.5
+    out=$("${JVMREUSE_MPI_PROGRAM_CMD[@]}" 2>&1) || { printf '%s\n' "$out" >&2; exit 1; }
+    printf '%s\n' "$out" >>"$work/$b.log"
+    sed -n 's/^bandwidth mode=nonblocking size=1048576 .* MBps=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$work/$b.raw"
+}
 
-printf '== raw MPI, the same Java bindings, 2 ranks (MpiBandwidth)\n'
-cmd=("$MPIRUN")
-if [[ $EUID -eq 0 ]]; then
-    cmd+=(--allow-run-as-root)
+printf '== MPI shuffle transport (a %s-byte segment pulled from the Shuffle Manager by a slot) and raw MPI,\n' "$size"
+printf '   backends %s, %d rounds\n' "${backends[*]}" "$rounds"
+for ((r = 1; r <= rounds; r++)); do
+    order=("${backends[@]}")
+    if ((r % 2 == 0)); then
+        order=()
+        for ((i = ${#backends[@]} - 1; i >= 0; i--)); do order+=("${backends[i]}"); done
+    fi
+    for b in "${order[@]}"; do
+        round "$b"
+        printf '  round %d %-7s shuffle %8.1f MB/s   raw MPI %8.1f MB/s\n' "$r" "$b" \
+            "$(tail -n 1 "$work/$b.fetch")" "$(tail -n 1 "$work/$b.raw")"
+    done
+done
+
+# median and range of the numbers in file $1: "median min max"
+stats() { sort -g "$1" | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'; }
+echo
+printf '%-10s %-44s %28s %28s\n' backend "MPI library" "shuffle MB/s median (range)" "raw MPI MB/s median (range)"
+for b in "${backends[@]}"; do
+    read -r fm fl fh < <(stats "$work/$b.fetch")
+    read -r rm rl rh < <(stats "$work/$b.raw")
+    lib=$("$JVMREUSE_CLIENT" --socket "$(pool_socket "$b")" status | sed -n 's/^mpi: [^,]*, //p' | cut -c1-44)
+    printf '%-10s %-44s %10.1f (%6.0f-%6.0f) %10.1f (%6.0f-%6.0f)\n' "$b" "$lib" "$fm" "$fl" "$fh" "$rm" "$rl" "$rh"
+done
+if ((${#backends[@]} > 1)); then
+    read -r f0 _ < <(stats "$work/${backends[0]}.fetch")
+    read -r f1 _ < <(stats "$work/${backends[1]}.fetch")
+    read -r r0 _ < <(stats "$work/${backends[0]}.raw")
+    read -r r1 _ < <(stats "$work/${backends[1]}.raw")
+    printf 'mpi-shuffle-transport: %s/%s shuffle %.2fx raw MPI %.2fx\n' "${backends[0]}" "${backends[1]}" \
+        "$(awk -v a="$f0" -v b="$f1" 'BEGIN { print a / b }')" "$(awk -v a="$r0" -v b="$r1" 'BEGIN { print a / b }')"
 fi
-cmd+=(--oversubscribe --stdin none -np 2 "$repo/job-scripts/lib/exec-jvm" "$java"
-    "-Djava.library.path=$MPI_JAVA_LIBDIR" -cp "$shuffle_jar:$MPI_JAVA_JAR"
-    org.jvmreuse.shuffle.bench.MpiBandwidth --size 1048576 --repeat 3)
-"${cmd[@]}" 2>&1 | grep '^bandwidth ' | tee "$work/raw.txt"
-
-best_fetch=$(sed -n 's/^fetch mode=concurrent .* best=\([0-9.]*\)$/\1/p' "$work/fetch.txt" | sort -g | tail -n 1)
-raw=$(sed -n 's/^bandwidth mode=nonblocking size=1048576 .*best=\([0-9.]*\).*/\1/p' "$work/raw.txt" | head -n 1)
-raw_heap=$(sed -n 's/^bandwidth mode=heap size=1048576 .*best=\([0-9.]*\).*/\1/p' "$work/raw.txt" | head -n 1)
-printf '\nconcurrent MPI shuffle, best: %s MB/s; raw MPI 1 MiB non-blocking (direct buffers): %s MB/s (%.2fx);\n' \
-    "$best_fetch" "$raw" "$(awk -v a="$raw" -v b="$best_fetch" 'BEGIN { print a / b }')"
-printf 'raw MPI 1 MiB from Java arrays (heap): %s MB/s (%.2fx)\n' "$raw_heap" \
-    "$(awk -v a="$raw_heap" -v b="$best_fetch" 'BEGIN { print a / b }')"

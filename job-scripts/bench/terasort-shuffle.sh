@@ -166,9 +166,7 @@ shuffle_classes=
 if [[ -n $shuffle_jar ]]; then
     shuffle_classes=$("$(dirname "$(readlink -f "$java")")/jar" tf "$shuffle_jar" 2>/dev/null || true)
 fi
-if ! grep -qx 'org/jvmreuse/shuffle/bench/MpiBandwidth.class' <<<"$shuffle_classes"; then
-    die "the mpi-shuffle jar with MpiBandwidth is missing: cd $repo && mvn -q -o install -DskipTests -pl mpi-shuffle -am"
-fi
+[[ -n $shuffle_jar ]] || die "the mpi-shuffle jar is missing: run job-scripts/setup.sh"
 if [[ -n $any_mpi ]] && ! grep -qx "${plugin_class//.//}.class" <<<"$shuffle_classes"; then
     die "$shuffle_jar has no $plugin_class: the MPI variants need the reduce-side plug-in (or set VARIANTS=http)"
 fi
@@ -191,16 +189,12 @@ mkdir -p "$(dirname "$out_csv")"
 # MpiBandwidth under its own mpirun, 2 ranks: 1 MiB messages, non-blocking, the best of 3 timed
 # runs (interference only lowers a reading); prints MB/s, its output goes to $dir/mpi-bandwidth-$1.log.
 mpi_bandwidth() {
-    local cmd=("$MPIRUN") output
-    if [[ $EUID -eq 0 ]]; then
-        cmd+=(--allow-run-as-root)
-    fi
-    cmd+=(--oversubscribe --stdin none -np 2 "$repo/job-scripts/lib/exec-jvm" "$java"
-        "-Djava.library.path=$MPI_JAVA_LIBDIR" -cp "$shuffle_jar:$MPI_JAVA_JAR"
-        org.jvmreuse.shuffle.bench.MpiBandwidth --size 1048576 --mode nonblocking --repeat 3)
-    if ! output=$("${cmd[@]}" 2>&1); then
+    local output
+    jvmreuse_mpi_program_command 2 org.jvmreuse.pool.bench.MpiBandwidth --size 1048576 --mode nonblocking --repeat 3 ||
+        die "cannot build the MpiBandwidth command"
+    if ! output=$("${JVMREUSE_MPI_PROGRAM_CMD[@]}" 2>&1); then
         printf '%s\n' "$output" | tail -n 20 >&2
-        die "MpiBandwidth failed: ${cmd[*]}"
+        die "MpiBandwidth failed: ${JVMREUSE_MPI_PROGRAM_CMD[*]}"
     fi
     printf '%s\n' "$output" >"$dir/mpi-bandwidth-$1.log"
     printf '%s\n' "$output" | sed -n 's/^bandwidth mode=nonblocking .* best=\([0-9.]*\).*/\1/p'

@@ -11,6 +11,8 @@
 #                                   written by setup.sh), MPI_IMPL MPI_LAUNCHER MPIRUN
 #                                   MPI_NATIVE_LIB MPI_JAVA_JAR MPI_JAVA_LIBDIR
 #   jvmreuse_launcher_kind <mpirun> prints openmpi or hydra
+#   jvmreuse_mpi_backend            the MPI backend's JVM options (JVMREUSE_MPI_BACKEND)
+#   jvmreuse_mpi_program_command    fills JVMREUSE_MPI_PROGRAM_CMD: N ranks of a pool-jar program
 #   jvmreuse_pool_command           fills the array JVMREUSE_POOL_CMD (the mpirun command line)
 #   jvmreuse_pool_sockets           prints the control sockets of this host's pools, one a line
 #   jvmreuse_pool_pid_file          prints the file that holds the launch's mpirun PID
@@ -38,6 +40,8 @@
 #   JVMREUSE_POOL_EXTRA_ARGS  (a bash ARRAY, for scripts that source this file) more PoolMain
 #                        options, appended as they are, e.g. (--service CLASS --service-cp CP
 #                        --service-opt KEY=VALUE ...)
+#   JVMREUSE_MPI_BACKEND native (JNI over the MPI C API; the default where it was built) or java
+#                        (Open MPI's Java bindings); see docs/mpi.md
 #   JVMREUSE_JAVA        java for the pool JVMs (default: $JAVA_HOME/bin/java, else java on PATH)
 #   JVMREUSE_SLOT_HEAP   -Xmx of each pool JVM (default 1g)
 #   JVMREUSE_JVM_OPTS    extra options for the pool JVMs (word-split)
@@ -127,7 +131,8 @@ jvmreuse_load_mpi_env() {
 }
 
 # The MPI backend of the pool processes (JVMREUSE_MPI_BACKEND: native or java; by default the
-# native one where it was built, else Open MPI's Java bindings), checked: JVMREUSE_MPI_BACKEND_USED.
+# native one where it was built, else Open MPI's Java bindings), checked. Sets
+# JVMREUSE_MPI_JVM_ARGS (the JVM options it needs) and JVMREUSE_MPI_CLASSPATH (what goes on the class path after the pool jar: mpi.jar, or nothing).
 jvmreuse_mpi_backend() {
     local backend=${JVMREUSE_MPI_BACKEND:-}
     if [[ -z $backend ]]; then
@@ -140,19 +145,45 @@ jvmreuse_mpi_backend() {
                 _jvmreuse_log "ERROR: the native MPI backend ($MPI_NATIVE_LIB) is not built: run job-scripts/setup.sh with the site's mpicc on PATH (or JVMREUSE_MPI_BACKEND=java)"
                 return 1
             fi
+            JVMREUSE_MPI_JVM_ARGS=(-Djvmreuse.mpi=native "-Djvmreuse.mpi.native=$MPI_NATIVE_LIB")
+            JVMREUSE_MPI_CLASSPATH=
             ;;
         java)
             if [[ -z ${MPI_JAVA_JAR:-} || ! -f $MPI_JAVA_JAR ]]; then
                 _jvmreuse_log "ERROR: JVMREUSE_MPI_BACKEND=java needs Open MPI's Java bindings (mpi.jar), which setup did not find (or JVMREUSE_MPI_BACKEND=native)"
                 return 1
             fi
+            JVMREUSE_MPI_JVM_ARGS=(-Djvmreuse.mpi=java "-Djava.library.path=$MPI_JAVA_LIBDIR")
+            JVMREUSE_MPI_CLASSPATH=:$MPI_JAVA_JAR
             ;;
         *)
             _jvmreuse_log "ERROR: JVMREUSE_MPI_BACKEND must be native or java (got '$backend')"
             return 1
             ;;
     esac
-    JVMREUSE_MPI_BACKEND_USED=$backend
+}
+
+# The command that starts $1 ranks of a Java program of the pool jar (main class and arguments:
+# the rest) on this host under the pool's MPI and backend, for benchmarks: JVMREUSE_MPI_PROGRAM_CMD.
+jvmreuse_mpi_program_command() {
+    local np=$1 java
+    shift
+    java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
+    jvmreuse_mpi_backend || return 1
+    local kind
+    kind=$(jvmreuse_launcher_kind "$MPIRUN") || return 1
+    JVMREUSE_MPI_PROGRAM_CMD=("$MPIRUN")
+    if [[ $kind == hydra ]]; then
+        # Hydra: no rank limit, stdin goes to rank 0 only (the caller redirects it).
+        JVMREUSE_MPI_PROGRAM_CMD+=(-n "$np")
+    else
+        if [[ $EUID -eq 0 ]]; then
+            JVMREUSE_MPI_PROGRAM_CMD+=(--allow-run-as-root)
+        fi
+        JVMREUSE_MPI_PROGRAM_CMD+=(--oversubscribe --stdin none -np "$np")
+    fi
+    JVMREUSE_MPI_PROGRAM_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java"
+        "${JVMREUSE_MPI_JVM_ARGS[@]}" -cp "$POOL_JAR$JVMREUSE_MPI_CLASSPATH" "$@")
 }
 
 # The kind of MPI launcher $1 is: openmpi (Open MPI's mpirun/mpiexec, ORTE) or hydra (MPICH's
@@ -216,15 +247,8 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.base/java.io=ALL-UNNAMED
         --add-opens java.base/sun.nio.fs=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
-        "-Djvmreuse.mpi=$JVMREUSE_MPI_BACKEND_USED"
+        "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )
-    if [[ $JVMREUSE_MPI_BACKEND_USED == java ]]; then
-        JVMREUSE_POOL_JVM_OPTS+=("-Djava.library.path=$MPI_JAVA_LIBDIR")
-        JVMREUSE_POOL_CLASSPATH=$POOL_JAR:$ASM_JAR:$MPI_JAVA_JAR
-    else
-        JVMREUSE_POOL_JVM_OPTS+=("-Djvmreuse.mpi.native=$MPI_NATIVE_LIB")
-        JVMREUSE_POOL_CLASSPATH=$POOL_JAR:$ASM_JAR
-    fi
     if [[ ${major%%.*} -ge 22 ]]; then
         JVMREUSE_POOL_JVM_OPTS+=(--enable-native-access=ALL-UNNAMED)
     fi
@@ -369,7 +393,7 @@ jvmreuse_pool_command() {
         JVMREUSE_POOL_JVM_OPTS+=(-Djvmreuse.mpi.finalize=false)
     fi
     JVMREUSE_POOL_CMD+=("$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
-        -cp "$JVMREUSE_POOL_CLASSPATH" org.jvmreuse.pool.PoolMain
+        -cp "$POOL_JAR:$ASM_JAR$JVMREUSE_MPI_CLASSPATH" org.jvmreuse.pool.PoolMain
         --socket "$template")
     if ((pools > 1)); then
         JVMREUSE_POOL_CMD+=(--ranks-per-pool "$per_pool")

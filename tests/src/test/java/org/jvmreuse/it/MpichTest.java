@@ -28,7 +28,8 @@ import org.jvmreuse.it.hadoop.Job;
  */
 class MpichTest {
     private static final Path MPICH_ENV = Pool.REPO.resolve("build/mpich.env");
-    private static final Map<String, String> ENV = Map.of("JVMREUSE_MPI_ENV", MPICH_ENV.toString());
+    private static final Map<String, String> ENV = Map.of("JVMREUSE_MPI_ENV", MPICH_ENV.toString(),
+            "JVMREUSE_MPI_BACKEND", "native");
     private static final String COUNTERS = "org.jvmreuse.shuffle.MpiShuffle/";
 
     @BeforeAll

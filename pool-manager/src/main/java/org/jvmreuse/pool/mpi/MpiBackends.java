@@ -43,7 +43,13 @@ public final class MpiBackends {
             throw new MpiException("the native MPI backend's library " + library + " is missing: run job-scripts/setup.sh"
                     + " (it builds it wherever mpicc is on PATH), or use -D" + BACKEND_PROPERTY + "=" + JAVA_BINDINGS);
         }
-        return new NativeMpi(library);
+        try {
+            return new NativeMpi(library);
+        } catch (UnsatisfiedLinkError e) {
+            // typically the MPI library it was built against is not on the loader's path here
+            throw new MpiException("cannot load the native MPI backend " + library + ": " + e.getMessage()
+                    + " (load the MPI it was built with, e.g. 'module load', or rebuild it with job-scripts/setup.sh)", e);
+        }
     }
 
     private static Mpi openJavaBindings() {

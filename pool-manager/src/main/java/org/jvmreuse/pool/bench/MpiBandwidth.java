@@ -1,25 +1,21 @@
-package org.jvmreuse.shuffle.bench;
+package org.jvmreuse.pool.bench;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import mpi.Comm;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
+import org.jvmreuse.pool.mpi.Mpi;
+import org.jvmreuse.pool.mpi.MpiBackends;
 
 /**
- * Raw point-to-point bandwidth of Open MPI's Java bindings, the ceiling an MPI shuffle can reach
- * on the machine it runs on. Exactly two ranks: rank 0 streams messages of one size to rank 1 in
- * each of three ways:
+ * Raw point-to-point bandwidth of the pool's MPI backend ({@link MpiBackends}: the native one or
+ * Open MPI's Java bindings), the ceiling an MPI shuffle can reach on the machine it runs on.
+ * Exactly two ranks: rank 0 streams messages of one size to rank 1 in each of two ways:
  * <ul>
- * <li>{@code blocking}: {@code send}/{@code recv} of direct {@link ByteBuffer}s (no copy in the
- * bindings);</li>
+ * <li>{@code blocking}: a send completed before the next starts, received with a blocking
+ * {@code recv}, of direct {@link ByteBuffer}s;</li>
  * <li>{@code nonblocking}: {@code iSend}/{@code iRecv} of direct buffers, a window of
- * {@code --window} (default 4) messages outstanding on each side;</li>
- * <li>{@code heap}: blocking {@code send}/{@code recv} of {@code byte[]} (the bindings copy
- * between the Java heap and native memory).</li>
+ * {@code --window} (default 4) messages outstanding on each side.</li>
  * </ul>
  * Per mode and size: an untimed warm-up run (at least 8 messages and 64 MiB), untimed runs of
  * growing length until one lasts a fifth of {@code --seconds} (default 1), which calibrates how
@@ -31,10 +27,10 @@ import mpi.Request;
  * and the median is reported. Rank 0 prints one line per mode and size:
  * <pre>bandwidth mode=nonblocking size=1048576 runs=1 messages=9540 seconds=0.9697 MBps=10316.1 best=10316.1</pre>
  * where MBps (the median) and best are in 10^6 bytes per second, then a table. Run it as
- * {@code mpirun -np 2 .../exec-jvm java -Djava.library.path=<MPI_JAVA_LIBDIR> -cp <jar>:<mpi.jar>
- * org.jvmreuse.shuffle.bench.MpiBandwidth [--size BYTES[k|m]] [--mode MODE|all] [--seconds S]
+ * {@code mpirun -np 2 .../exec-jvm java <the backend's options, see pool.sh> -cp <pool jar>
+ * org.jvmreuse.pool.bench.MpiBandwidth [--size BYTES[k|m]] [--mode MODE|all] [--seconds S]
  * [--window N] [--repeat N]}. Without {@code --size} it measures 64 KiB, 256 KiB, 1 MiB and 4 MiB;
- * without {@code --mode}, all three modes. (mpirun rewrites the arguments of a program named
+ * without {@code --mode}, both modes. (mpirun rewrites the arguments of a program named
  * {@code java}; job-scripts/lib/exec-jvm avoids that.)
  */
 public final class MpiBandwidth {
@@ -47,7 +43,7 @@ public final class MpiBandwidth {
     private static final long WARMUP_BYTES = 64L << 20;
     private static final int WARMUP_MIN_MESSAGES = 8;
     private static final int[] DEFAULT_SIZES = {64 << 10, 256 << 10, 1 << 20, 4 << 20};
-    private static final List<String> MODES = List.of("blocking", "nonblocking", "heap");
+    private static final List<String> MODES = List.of("blocking", "nonblocking");
 
     private record Settings(int[] sizes, List<String> modes, double seconds, int window, int repeat) {
     }
@@ -78,53 +74,55 @@ public final class MpiBandwidth {
         }
     }
 
-    private final Comm comm;
+    private final Mpi mpi;
     private final int rank;
     private final int window;
+    private final ByteBuffer control = ByteBuffer.allocateDirect(2 * Long.BYTES);
 
-    private MpiBandwidth(Comm comm, int rank, int window) {
-        this.comm = comm;
+    private MpiBandwidth(Mpi mpi, int rank, int window) {
+        this.mpi = mpi;
         this.rank = rank;
         this.window = window;
     }
 
-    public static void main(String[] args) throws MPIException {
+    public static void main(String[] args) {
         // one thread makes every MPI call, as in the pool's MpiTransport
-        int provided = MPI.InitThread(args, MPI.THREAD_FUNNELED);
-        Comm world = MPI.COMM_WORLD;
-        int rank = world.getRank();
+        Mpi mpi = MpiBackends.open();
+        int provided = mpi.initThread(Mpi.THREAD_FUNNELED);
+        int rank = mpi.rank();
         int status = 0;
         try {
             Settings settings = parse(args);
-            if (world.getSize() != 2) {
+            if (mpi.size() != 2) {
                 if (rank == 0) {
-                    System.err.println("MpiBandwidth: needs exactly 2 ranks (mpirun -np 2), got " + world.getSize());
+                    System.err.println("MpiBandwidth: needs exactly 2 ranks (mpirun -np 2), got " + mpi.size());
                 }
                 status = 2;
             } else {
+                String backend = mpi.backend() + " backend, " + mpi.libraryVersion();
                 if (rank == 0) {
-                    System.out.printf(Locale.ROOT, "# MpiBandwidth: thread level %s, window %d, ~%.1f s per measurement, MB = 10^6 bytes%n",
-                            threadLevel(provided), settings.window(), settings.seconds());
+                    System.out.printf(Locale.ROOT, "# MpiBandwidth: %s, thread level %s, window %d, ~%.1f s per measurement, MB = 10^6 bytes%n",
+                            backend, Mpi.threadLevelName(provided), settings.window(), settings.seconds());
                     System.out.flush();
                 }
-                List<Measurement> results = new MpiBandwidth(world, rank, settings.window()).runAll(settings);
+                List<Measurement> results = new MpiBandwidth(mpi, rank, settings.window()).runAll(settings);
                 if (rank == 0) {
-                    printTable(results, settings);
+                    printTable(results, settings, backend);
                 }
             }
         } catch (IllegalArgumentException e) {
             if (rank == 0) {
                 System.err.println("MpiBandwidth: " + e.getMessage());
-                System.err.println("usage: MpiBandwidth [--size BYTES[k|m]] [--mode blocking|nonblocking|heap|all]"
+                System.err.println("usage: MpiBandwidth [--size BYTES[k|m]] [--mode blocking|nonblocking|all]"
                         + " [--seconds S] [--window N] [--repeat N]");
             }
             status = 2;
         } catch (RuntimeException e) {
             // the other rank would wait for ever: take the whole job down
             System.err.println("MpiBandwidth: rank " + rank + " failed: " + e);
-            world.abort(1);
+            mpi.abort(1);
         }
-        MPI.Finalize();
+        mpi.finish();
         if (status != 0) {
             System.exit(status);
         }
@@ -150,7 +148,7 @@ public final class MpiBandwidth {
                     } else if (MODES.contains(value)) {
                         modes = List.of(value);
                     } else {
-                        throw new IllegalArgumentException("unknown mode " + value);
+                        throw new IllegalArgumentException("unknown mode " + value + " (blocking, nonblocking or all)");
                     }
                 }
                 case "--seconds" -> seconds = Double.parseDouble(value);
@@ -180,18 +178,7 @@ public final class MpiBandwidth {
         return (int) size;
     }
 
-    private static String threadLevel(int provided) {
-        if (provided == MPI.THREAD_MULTIPLE) {
-            return "MULTIPLE";
-        } else if (provided == MPI.THREAD_SERIALIZED) {
-            return "SERIALIZED";
-        } else if (provided == MPI.THREAD_FUNNELED) {
-            return "FUNNELED";
-        }
-        return "SINGLE";
-    }
-
-    private List<Measurement> runAll(Settings settings) throws MPIException {
+    private List<Measurement> runAll(Settings settings) {
         List<Measurement> results = new ArrayList<>();
         for (int size : settings.sizes()) {
             for (String mode : settings.modes()) {
@@ -217,15 +204,10 @@ public final class MpiBandwidth {
     }
 
     /** One measurement: warm-up and calibration, then the timed run (only rank 0's time counts). */
-    private Result measure(String mode, int size, double seconds) throws MPIException {
+    private Result measure(String mode, int size, double seconds) {
         ByteBuffer[] direct = new ByteBuffer[mode.equals("nonblocking") ? window : 1];
-        byte[] heap = null;
-        if (mode.equals("heap")) {
-            heap = new byte[size];
-        } else {
-            for (int i = 0; i < direct.length; i++) {
-                direct[i] = MPI.newByteBuffer(size);
-            }
+        for (int i = 0; i < direct.length; i++) {
+            direct[i] = ByteBuffer.allocateDirect(size);
         }
         // Phases: a warm-up run (not used to calibrate: the JIT is cold), runs of growing length
         // until one takes a fifth of the time, then the timed run, repeated (re-calibrated) up to
@@ -234,9 +216,9 @@ public final class MpiBandwidth {
         long[] next = {Math.max(WARMUP_MIN_MESSAGES, WARMUP_BYTES / size), PHASE_WARMUP};
         int timedRuns = 0;
         while (true) {
-            comm.barrier();
+            mpi.allGather(new byte[0]); // a barrier
             long count = next[0];
-            double elapsed = transfer(mode, size, count, direct, heap);
+            double elapsed = transfer(mode, size, count, direct);
             if (rank == 0) {
                 long fill = Math.max(WARMUP_MIN_MESSAGES, Math.round(seconds * count / Math.max(elapsed, 1e-9)));
                 if (next[1] == PHASE_WARMUP) {
@@ -251,9 +233,12 @@ public final class MpiBandwidth {
                 } else {
                     next[1] = PHASE_DONE;
                 }
-                comm.send(next, 2, MPI.LONG, 1, TAG_CONTROL);
+                control.putLong(0, next[0]).putLong(Long.BYTES, next[1]);
+                mpi.iSend(control, 2 * Long.BYTES, 1, TAG_CONTROL).await();
             } else {
-                comm.recv(next, 2, MPI.LONG, 0, TAG_CONTROL);
+                mpi.recv(control, 2 * Long.BYTES, 0, TAG_CONTROL);
+                next[0] = control.getLong(0);
+                next[1] = control.getLong(Long.BYTES);
             }
             if (next[1] == PHASE_DONE) {
                 return new Result(mode, size, count, elapsed);
@@ -262,86 +247,58 @@ public final class MpiBandwidth {
     }
 
     /** Streams {@code messages} messages from rank 0 to rank 1, waits for the ack; returns the seconds on rank 0. */
-    private double transfer(String mode, int size, long messages, ByteBuffer[] direct, byte[] heap) throws MPIException {
-        long[] ack = new long[1];
-        double start = MPI.wtime();
+    private double transfer(String mode, int size, long messages, ByteBuffer[] direct) {
+        long start = System.nanoTime();
         if (rank == 0) {
-            switch (mode) {
-                case "blocking" -> {
-                    for (long seq = 0; seq < messages; seq++) {
-                        direct[0].putLong(0, seq);
-                        comm.send(direct[0], size, MPI.BYTE, 1, TAG_DATA);
-                    }
+            Mpi.Request[] pending = new Mpi.Request[direct.length];
+            for (long seq = 0; seq < messages; seq++) {
+                int slot = (int) (seq % direct.length);
+                if (pending[slot] != null) {
+                    pending[slot].await();
                 }
-                case "nonblocking" -> {
-                    Request[] pending = new Request[direct.length];
-                    for (long seq = 0; seq < messages; seq++) {
-                        int slot = (int) (seq % direct.length);
-                        if (pending[slot] != null) {
-                            pending[slot].waitFor();
-                        }
-                        direct[slot].putLong(0, seq);
-                        pending[slot] = comm.iSend(direct[slot], size, MPI.BYTE, 1, TAG_DATA);
-                    }
-                    waitAll(pending);
-                }
-                default -> {
-                    for (long seq = 0; seq < messages; seq++) {
-                        putLong(heap, seq);
-                        comm.send(heap, size, MPI.BYTE, 1, TAG_DATA);
-                    }
+                direct[slot].putLong(0, seq);
+                pending[slot] = mpi.iSend(direct[slot], size, 1, TAG_DATA);
+                if (mode.equals("blocking")) {
+                    pending[slot].await();
                 }
             }
-            comm.recv(ack, 1, MPI.LONG, 1, TAG_CONTROL);
-            double elapsed = MPI.wtime() - start;
-            if (ack[0] != messages) {
-                throw new IllegalStateException("rank 1 acknowledged " + ack[0] + " of " + messages + " messages");
+            for (Mpi.Request request : pending) {
+                if (request != null) {
+                    request.await();
+                }
+            }
+            mpi.recv(control, Long.BYTES, 1, TAG_CONTROL);
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            if (control.getLong(0) != messages) {
+                throw new IllegalStateException("rank 1 acknowledged " + control.getLong(0) + " of " + messages + " messages");
             }
             return elapsed;
         }
         long received = 0;
-        switch (mode) {
-            case "blocking" -> {
-                for (long seq = 0; seq < messages; seq++) {
-                    comm.recv(direct[0], size, MPI.BYTE, 0, TAG_DATA);
-                    received += check(direct[0].getLong(0), seq);
-                }
+        if (mode.equals("blocking")) {
+            for (long seq = 0; seq < messages; seq++) {
+                mpi.recv(direct[0], size, 0, TAG_DATA);
+                received += check(direct[0].getLong(0), seq);
             }
-            case "nonblocking" -> {
-                Request[] pending = new Request[direct.length];
-                long posted = 0;
-                for (; posted < Math.min(direct.length, messages); posted++) {
-                    pending[(int) posted] = comm.iRecv(direct[(int) posted], size, MPI.BYTE, 0, TAG_DATA);
-                }
-                for (long seq = 0; seq < messages; seq++) {
-                    int slot = (int) (seq % direct.length);
-                    pending[slot].waitFor();
-                    pending[slot] = null;
-                    received += check(direct[slot].getLong(0), seq);
-                    if (posted < messages) {
-                        pending[slot] = comm.iRecv(direct[slot], size, MPI.BYTE, 0, TAG_DATA);
-                        posted++;
-                    }
-                }
+        } else {
+            Mpi.Request[] pending = new Mpi.Request[direct.length];
+            long posted = 0;
+            for (; posted < Math.min(direct.length, messages); posted++) {
+                pending[(int) posted] = mpi.iRecv(direct[(int) posted], size, 0, TAG_DATA);
             }
-            default -> {
-                for (long seq = 0; seq < messages; seq++) {
-                    comm.recv(heap, size, MPI.BYTE, 0, TAG_DATA);
-                    received += check(getLong(heap), seq);
+            for (long seq = 0; seq < messages; seq++) {
+                int slot = (int) (seq % direct.length);
+                pending[slot].await();
+                received += check(direct[slot].getLong(0), seq);
+                if (posted < messages) {
+                    pending[slot] = mpi.iRecv(direct[slot], size, 0, TAG_DATA);
+                    posted++;
                 }
             }
         }
-        ack[0] = received;
-        comm.send(ack, 1, MPI.LONG, 0, TAG_CONTROL);
-        return MPI.wtime() - start;
-    }
-
-    private static void waitAll(Request[] pending) throws MPIException {
-        for (Request request : pending) {
-            if (request != null) {
-                request.waitFor();
-            }
-        }
+        control.putLong(0, received);
+        mpi.iSend(control, Long.BYTES, 0, TAG_CONTROL).await();
+        return (System.nanoTime() - start) / 1e9;
     }
 
     private static long check(long got, long expected) {
@@ -351,22 +308,8 @@ public final class MpiBandwidth {
         return 1;
     }
 
-    private static void putLong(byte[] b, long v) {
-        for (int i = 0; i < Long.BYTES; i++) {
-            b[i] = (byte) (v >>> (8 * i));
-        }
-    }
-
-    private static long getLong(byte[] b) {
-        long v = 0;
-        for (int i = 0; i < Long.BYTES; i++) {
-            v |= (b[i] & 0xffL) << (8 * i);
-        }
-        return v;
-    }
-
-    private static void printTable(List<Measurement> results, Settings settings) {
-        System.out.printf(Locale.ROOT, "%nOpen MPI Java bindings, rank 0 -> rank 1, MB/s (10^6 bytes/s)%s%n",
+    private static void printTable(List<Measurement> results, Settings settings, String backend) {
+        System.out.printf(Locale.ROOT, "%n%s, rank 0 -> rank 1, MB/s (10^6 bytes/s)%s%n", backend,
                 settings.repeat() > 1 ? ", median of " + settings.repeat() + " runs" : "");
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%10s", "size"));
         for (String mode : settings.modes()) {
