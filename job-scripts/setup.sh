@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# setup.sh -- idempotent preparation of a machine for JVM reuse: JDK 17+, Maven, gcc/make,
-# Open MPI's Java bindings (build/mpi-java.env), then the build itself (mvn package, skipped
-# when no source changed since the last one).
+# setup.sh -- idempotent preparation of a machine for JVM reuse: JDK 17+, Maven, gcc/make, the
+# site's MPI (mpirun/mpiexec and mpicc; Open MPI's Java bindings where they can be provisioned,
+# optional when mpicc exists), written to build/mpi.env, then the build itself (mvn package,
+# skipped when no source changed since the last one; it compiles the native MPI backend with
+# mpicc). With --with-mpich (or JVMREUSE_WITH_MPICH=1) also MPICH: installed when missing, the
+# native backend built against it (build/mpich/), build/mpich.env written; a pool runs under it
+# with JVMREUSE_MPI_ENV=build/mpich.env (docs/mpi.md).
 # As root on Debian/Ubuntu, missing packages are installed with apt-get; otherwise a clear error
 # names what to install or `module load`. Re-running is fast (nothing is rebuilt).
 # shellcheck source-path=SCRIPTDIR
@@ -16,6 +20,19 @@ root=$(cd "$here/.." && pwd -P)
 
 step() { printf '[setup] %s\n' "$*"; }
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+with_mpich=${JVMREUSE_WITH_MPICH:-0}
+while (($#)); do
+    case $1 in
+        --with-mpich) with_mpich=1; shift ;;
+        -h | --help)
+            printf 'usage: job-scripts/setup.sh [--with-mpich]\n  --with-mpich  also set up MPICH (or JVMREUSE_WITH_MPICH=1): build/mpich.env\n'
+            exit 0
+            ;;
+        *) die "unknown option '$1' (usage: job-scripts/setup.sh [--with-mpich])" ;;
+    esac
+done
+[[ $with_mpich == [01] ]] || die "JVMREUSE_WITH_MPICH must be 0 or 1 (got '$with_mpich')"
 
 can_apt() { [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; }
 
@@ -67,11 +84,29 @@ need "JDK 17+ (javac)" have_jdk default-jdk-headless "'module load java' (JDK 17
 need "Maven (mvn)" have_mvn maven "'module load maven'"
 need "gcc and make" have_cc build-essential "'module load gcc'"
 
-step "Open MPI Java bindings: provisioning"
-jvmreuse_provision_mpi_java "$root" || die "Open MPI Java bindings are not available (see above)"
-step "Open MPI Java bindings: ok ($root/build/mpi-java.env)"
-sed 's/^/[setup]   /' "$root/build/mpi-java.env"
+# Open MPI's Java bindings (the "java" MPI backend): provisioned where possible. Without them the
+# pool needs only the native backend, which the build compiles with the MPI's mpicc.
+step "MPI: Open MPI Java bindings: provisioning"
+java_bindings=""
+if jvmreuse_provision_mpi_java "$root"; then
+    java_bindings=java
+    step "MPI: Open MPI Java bindings: ok ($root/build/mpi-java.env)"
+elif command -v mpicc >/dev/null 2>&1; then
+    step "MPI: note: no Open MPI Java bindings (see above); the pool uses the native MPI backend, built with $(command -v mpicc)"
+else
+    die "no usable MPI: Open MPI's Java bindings are not available (see above) and there is no mpicc on PATH to build the native MPI backend. Load or install an MPI with its compiler wrapper (module load openmpi|mpich; as root on Debian: apt-get install openmpi-bin libopenmpi-dev, or setup.sh --with-mpich)"
+fi
+jvmreuse_write_mpi_env "$root" "$java_bindings" || die "no MPI launcher found (see above)"
+step "MPI: ok ($root/build/mpi.env; a pool uses another MPI with JVMREUSE_MPI_ENV, docs/mpi.md)"
+sed 's/^/[setup]   /' "$root/build/mpi.env"
 
 step "build: mvn package (skipped when up to date)"
 jvmreuse_build "$root" || die "the build failed (see above)"
 step "build: ok"
+
+if [[ $with_mpich == 1 ]]; then
+    step "MPICH: installing (if needed) and building the native MPI backend against it"
+    jvmreuse_setup_mpich "$root" || die "MPICH could not be set up (see above)"
+    step "MPICH: ok ($root/build/mpich.env; use it with JVMREUSE_MPI_ENV=build/mpich.env)"
+    sed 's/^/[setup]   /' "$root/build/mpich.env"
+fi

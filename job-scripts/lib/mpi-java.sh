@@ -356,3 +356,123 @@ jvmreuse_provision_mpi_java() {
     fi
     _jvmreuse_mpi_log "Open MPI ${version:-?}: $jar (libdir $libdir) -> $envfile"
 }
+
+# ---------------------------------------------------------------------------------------------
+# The MPI env files the scripts read (job-scripts/lib/pool.sh, jvmreuse_load_mpi_env):
+#     build/mpi.env     the site's MPI (the one on PATH, after a silent `module load openmpi`
+#                       when there is none), written by jvmreuse_write_mpi_env
+#     build/mpich.env   MPICH, with the native backend built against it (setup.sh --with-mpich),
+#                       written by jvmreuse_setup_mpich
+# Lines (NAME=value, bash-quoted): MPI_IMPL (openmpi|mpich|intel|unknown), MPI_LAUNCHER (openmpi:
+# ORTE's mpirun; hydra: MPICH's/Intel's mpiexec), MPIRUN (the launcher's absolute path),
+# MPI_VERSION, and where they exist MPI_NATIVE_LIB (the native backend built for this MPI; absent
+# in mpi.env: Maven's pool-manager/target/native/libjvmreuse_mpi.so), MPI_JAVA_JAR,
+# MPI_JAVA_LIBDIR, OMPI_VERSION (Open MPI's Java bindings).
+
+# Writes $2 with the content $3 when it changed.
+_jvmreuse_mpi_write_env() {
+    local file=$1 content=$2
+    if [[ ! -f $file ]] || [[ "$(cat "$file")" != "$content" ]]; then
+        printf '%s\n' "$content" >"$file.tmp" && mv -f "$file.tmp" "$file" || return 1
+    fi
+}
+
+# What launcher $1 is, from its --version: prints "<MPI_IMPL> <MPI_LAUNCHER> <version>".
+_jvmreuse_mpi_identify() {
+    local out version
+    out=$("$1" --version 2>&1 </dev/null) || true
+    case $out in
+        *'Open MPI'* | *OpenRTE*)
+            version=$(sed -n '1s/.*[^0-9.]\([0-9][0-9.]*\)[^0-9.]*$/\1/p' <<<"$out")
+            printf 'openmpi openmpi %s\n' "${version:-unknown}"
+            ;;
+        *'Intel(R) MPI'*)
+            version=$(sed -n '1s/.*Version \([^ ]*\).*/\1/p' <<<"$out")
+            printf 'intel hydra %s\n' "${version:-unknown}"
+            ;;
+        *HYDRA*)
+            version=$(sed -n 's/^ *Version: *\([^ ]*\).*/\1/p' <<<"$out" | head -n 1)
+            printf 'mpich hydra %s\n' "${version:-unknown}"
+            ;;
+        *) return 1 ;;
+    esac
+}
+
+# Finds the site's MPI launcher: mpirun, else mpiexec, on PATH (after a silent
+# `module load openmpi`, then `module load mpich`, when neither is). Prints its absolute path.
+jvmreuse_find_mpirun() {
+    local m name
+    if ! command -v mpirun >/dev/null 2>&1 && ! command -v mpiexec >/dev/null 2>&1 && type module >/dev/null 2>&1; then
+        module load openmpi >/dev/null 2>&1 || module load mpich >/dev/null 2>&1 || true
+    fi
+    for name in mpirun mpiexec; do
+        if m=$(command -v "$name"); then
+            readlink -f "$m"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Writes <root>/build/mpi.env for the MPI on PATH; $2: "java" when Open MPI's Java bindings were
+# provisioned (then build/mpi-java.env is folded in). Fails, saying what to do, without an MPI.
+jvmreuse_write_mpi_env() {
+    local root=$1 java=${2:-} mpirun impl launcher version content
+    if ! mpirun=$(jvmreuse_find_mpirun); then
+        _jvmreuse_mpi_err "no MPI found: neither mpirun nor mpiexec is on PATH (and 'module load openmpi'/'module load mpich' did not provide one)."
+        _jvmreuse_mpi_err "Load or install an MPI with its mpicc (Open MPI or MPICH; as root on Debian: apt-get install openmpi-bin libopenmpi-dev, or run setup.sh --with-mpich)."
+        return 1
+    fi
+    if ! read -r impl launcher version < <(_jvmreuse_mpi_identify "$mpirun"); then
+        # A vendor launcher: pool.sh gives it Open MPI's options unless MPI_LAUNCHER says hydra.
+        _jvmreuse_mpi_log "note: $mpirun is neither Open MPI's mpirun nor a Hydra mpiexec by its --version;" \
+            "the pool passes it Open MPI's options (edit MPI_LAUNCHER in build/mpi.env: openmpi or hydra)"
+        impl=unknown launcher='' version=unknown
+    fi
+    content=$(printf '%s=%q\n' MPI_IMPL "$impl" MPI_LAUNCHER "$launcher" MPIRUN "$mpirun" MPI_VERSION "$version")
+    if [[ $java == java && -f $root/build/mpi-java.env ]]; then
+        content+=$'\n'$(grep -E '^(MPI_JAVA_JAR|MPI_JAVA_LIBDIR|OMPI_VERSION)=' "$root/build/mpi-java.env")
+    fi
+    _jvmreuse_mpi_write_env "$root/build/mpi.env" "$content" || return 1
+    _jvmreuse_mpi_log "$impl $version ($mpirun) -> $root/build/mpi.env"
+}
+
+# MPICH next to the site's MPI: installs mpich and libmpich-dev (root on Debian/Ubuntu) when
+# mpiexec.hydra or mpicc.mpich is missing, builds the native MPI backend against it into
+# <root>/build/mpich/libjvmreuse_mpi.so and writes <root>/build/mpich.env.
+# MPICH_MPIEXEC / MPICH_MPICC name another MPICH (default mpiexec.hydra, mpicc.mpich).
+jvmreuse_setup_mpich() {
+    local root=$1 mpiexec=${MPICH_MPIEXEC:-mpiexec.hydra} mpicc=${MPICH_MPICC:-mpicc.mpich}
+    local impl launcher version content javac java_home out=$1/build/mpich
+    if ! command -v "$mpiexec" >/dev/null 2>&1 || ! command -v "$mpicc" >/dev/null 2>&1; then
+        if [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+            _jvmreuse_mpi_log "apt-get install mpich libmpich-dev"
+            if ! DEBIAN_FRONTEND=noninteractive apt-get -q=2 install -y --no-install-recommends mpich libmpich-dev >/dev/null \
+                && ! { apt-get -q=2 update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -q=2 install -y --no-install-recommends mpich libmpich-dev >/dev/null; }; then
+                _jvmreuse_mpi_err "apt-get install mpich libmpich-dev failed"
+                return 1
+            fi
+            hash -r
+        fi
+        if ! command -v "$mpiexec" >/dev/null 2>&1 || ! command -v "$mpicc" >/dev/null 2>&1; then
+            _jvmreuse_mpi_err "MPICH is not installed ($mpiexec and $mpicc are needed): as root on Debian/Ubuntu setup.sh installs it (apt-get install mpich libmpich-dev);"
+            _jvmreuse_mpi_err "elsewhere 'module load mpich' and set MPICH_MPIEXEC=mpiexec MPICH_MPICC=mpicc, or drop --with-mpich / JVMREUSE_WITH_MPICH"
+            return 1
+        fi
+    fi
+    mpiexec=$(readlink -f "$(command -v "$mpiexec")")
+    if ! read -r impl launcher version < <(_jvmreuse_mpi_identify "$mpiexec") || [[ $launcher != hydra ]]; then
+        _jvmreuse_mpi_err "$mpiexec is not MPICH's Hydra mpiexec (its --version does not say HYDRA)"
+        return 1
+    fi
+    javac=$(_jvmreuse_mpi_jdk_tool javac) || { _jvmreuse_mpi_err "javac not found: install a JDK 17+ or set JAVA_HOME"; return 1; }
+    java_home=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$javac")")")}
+    if ! make -s -C "$root/pool-manager/src/main/c" mpi MPICC="$mpicc" OUT="$out" JAVA_HOME="$java_home" >&2; then
+        _jvmreuse_mpi_err "building the native MPI backend with $mpicc failed (see above)"
+        return 1
+    fi
+    content=$(printf '%s=%q\n' MPI_IMPL "$impl" MPI_LAUNCHER hydra MPIRUN "$mpiexec" MPI_VERSION "$version" \
+        MPI_NATIVE_LIB "$out/libjvmreuse_mpi.so")
+    _jvmreuse_mpi_write_env "$root/build/mpich.env" "$content" || return 1
+    _jvmreuse_mpi_log "MPICH $version ($mpiexec), native backend $out/libjvmreuse_mpi.so -> $root/build/mpich.env"
+}

@@ -2,10 +2,15 @@
 #
 # pool.sh -- start, wait for, and stop a JVM Reuse launch under mpirun: one pool per node, or
 # several pools per node (JVMREUSE_POOLS), all of them ranks of ONE mpirun (one MPI world).
+# "mpirun" is the MPIRUN of the MPI env file: Open MPI's mpirun or MPICH's Hydra mpiexec, each
+# with the options that keep a launch alive when a slot dies or retires (docs/mpi.md, "Launchers").
 # Sourced by the job scripts and by bin/jvmreuse-pool; the caller uses `set -euo pipefail`.
 #
-#   jvmreuse_load_build <repo>      sets POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT and
-#                                   MPI_JAVA_JAR MPI_JAVA_LIBDIR MPIRUN (from build/mpi-java.env)
+#   jvmreuse_load_build <repo>      sets POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT and,
+#                                   from the MPI env file (JVMREUSE_MPI_ENV, default build/mpi.env,
+#                                   written by setup.sh), MPI_IMPL MPI_LAUNCHER MPIRUN
+#                                   MPI_NATIVE_LIB MPI_JAVA_JAR MPI_JAVA_LIBDIR
+#   jvmreuse_launcher_kind <mpirun> prints openmpi or hydra
 #   jvmreuse_mpi_backend            the MPI backend's JVM options (JVMREUSE_MPI_BACKEND)
 #   jvmreuse_mpi_program_command    fills JVMREUSE_MPI_PROGRAM_CMD: N ranks of a pool-jar program
 #   jvmreuse_pool_command           fills the array JVMREUSE_POOL_CMD (the mpirun command line)
@@ -16,6 +21,8 @@
 #   jvmreuse_pool_stop              asks every pool to stop; ends mpirun by PID if it does not
 #
 # Settings (environment; the CLI sets them from its options):
+#   JVMREUSE_MPI_ENV     the MPI env file (default build/mpi.env; build/mpich.env for MPICH)
+#   JVMREUSE_MPI_BACKEND native or java (default: native where built, else java)
 #   JVMREUSE_SLOTS       slots per pool (default: JVMREUSE_CONTAINER_LIMIT, the most containers
 #                        the node's NodeManager runs at once, if set; else the node's cores)
 #   JVMREUSE_NODES       nodes to start pools on (default 1: this host)
@@ -54,13 +61,8 @@ _jvmreuse_log() { printf '[jvmreuse-pool] %s\n' "$*" >&2; }
 source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
 
 jvmreuse_load_build() {
-    local env_file=$1/build/mpi-java.env target=$1/pool-manager/target
-    if [[ ! -f $env_file ]]; then
-        _jvmreuse_log "ERROR: $env_file is missing: run job-scripts/setup.sh first"
-        return 1
-    fi
-    # shellcheck source=/dev/null
-    source "$env_file"
+    local target=$1/pool-manager/target native_lib_env=${MPI_NATIVE_LIB:-}
+    jvmreuse_load_mpi_env "$1" || return 1
     if [[ ! -d $target/lib ]]; then
         _jvmreuse_log "ERROR: the pool is not built ($target/lib is missing): run job-scripts/setup.sh"
         return 1
@@ -77,8 +79,55 @@ jvmreuse_load_build() {
             return 1
         fi
     done
-    MPI_NATIVE_LIB=${MPI_NATIVE_LIB:-$NATIVE_DIR/libjvmreuse_mpi.so}
+    # The environment's MPI_NATIVE_LIB wins over the env file's; the default is Maven's build.
+    MPI_NATIVE_LIB=${native_lib_env:-${MPI_NATIVE_LIB:-$NATIVE_DIR/libjvmreuse_mpi.so}}
     export POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT MPI_JAVA_JAR MPI_JAVA_LIBDIR MPIRUN MPI_NATIVE_LIB
+}
+
+# The MPI env file of repository $1: JVMREUSE_MPI_ENV (a path, relative ones against the
+# repository; e.g. build/mpich.env), else build/mpi.env, else (a tree set up before mpi.env
+# existed) build/mpi-java.env. Prints it; fails, naming what to do, when there is none.
+jvmreuse_mpi_env_file() {
+    local repo=$1 f
+    if [[ -n ${JVMREUSE_MPI_ENV:-} ]]; then
+        f=$JVMREUSE_MPI_ENV
+        [[ $f == /* ]] || f=$repo/$f
+        if [[ ! -f $f ]]; then
+            _jvmreuse_log "ERROR: JVMREUSE_MPI_ENV=$JVMREUSE_MPI_ENV: $f does not exist (setup.sh writes build/mpi.env, and build/mpich.env with --with-mpich)"
+            return 1
+        fi
+    elif [[ -f $repo/build/mpi.env ]]; then
+        f=$repo/build/mpi.env
+    elif [[ -f $repo/build/mpi-java.env ]]; then
+        f=$repo/build/mpi-java.env
+    else
+        _jvmreuse_log "ERROR: $repo/build/mpi.env is missing: run job-scripts/setup.sh first (it finds the MPI and writes it)"
+        return 1
+    fi
+    printf '%s' "$f"
+}
+
+# Sources the MPI env file (jvmreuse_mpi_env_file): MPI_IMPL, MPI_LAUNCHER, MPIRUN, and where
+# present MPI_NATIVE_LIB, MPI_JAVA_JAR, MPI_JAVA_LIBDIR. Variables the file does not set are
+# cleared, so that one MPI's settings never leak into another's. Sets JVMREUSE_MPI_ENV_FILE and
+# MPI_ENV_MPIRUN (the file's MPIRUN, for jvmreuse_launcher_kind).
+jvmreuse_load_mpi_env() {
+    local f
+    f=$(jvmreuse_mpi_env_file "$1") || return 1
+    MPI_IMPL='' MPI_LAUNCHER='' MPIRUN='' MPI_NATIVE_LIB='' MPI_JAVA_JAR='' MPI_JAVA_LIBDIR='' MPI_VERSION=''
+    # shellcheck source=/dev/null
+    if ! source "$f"; then
+        _jvmreuse_log "ERROR: cannot read the MPI env file $f: run job-scripts/setup.sh again"
+        return 1
+    fi
+    if [[ -z $MPIRUN ]]; then
+        _jvmreuse_log "ERROR: the MPI env file $f names no MPIRUN: run job-scripts/setup.sh again"
+        return 1
+    fi
+    MPI_IMPL=${MPI_IMPL:-openmpi}
+    MPI_ENV_MPIRUN=$MPIRUN
+    JVMREUSE_MPI_ENV_FILE=$f
+    export MPI_IMPL MPI_LAUNCHER MPIRUN MPI_ENV_MPIRUN MPI_VERSION JVMREUSE_MPI_ENV_FILE
 }
 
 # The MPI backend of the pool processes (JVMREUSE_MPI_BACKEND: native or java; by default the
@@ -121,12 +170,52 @@ jvmreuse_mpi_program_command() {
     shift
     java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
     jvmreuse_mpi_backend || return 1
+    local kind
+    kind=$(jvmreuse_launcher_kind "$MPIRUN") || return 1
     JVMREUSE_MPI_PROGRAM_CMD=("$MPIRUN")
-    if [[ $EUID -eq 0 ]]; then
-        JVMREUSE_MPI_PROGRAM_CMD+=(--allow-run-as-root)
+    if [[ $kind == hydra ]]; then
+        # Hydra: no rank limit, stdin goes to rank 0 only (the caller redirects it).
+        JVMREUSE_MPI_PROGRAM_CMD+=(-n "$np")
+    else
+        if [[ $EUID -eq 0 ]]; then
+            JVMREUSE_MPI_PROGRAM_CMD+=(--allow-run-as-root)
+        fi
+        JVMREUSE_MPI_PROGRAM_CMD+=(--oversubscribe --stdin none -np "$np")
     fi
-    JVMREUSE_MPI_PROGRAM_CMD+=(--oversubscribe --stdin none -np "$np" "$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java"
+    JVMREUSE_MPI_PROGRAM_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java"
         "${JVMREUSE_MPI_JVM_ARGS[@]}" -cp "$POOL_JAR$JVMREUSE_MPI_CLASSPATH" "$@")
+}
+
+# The kind of MPI launcher $1 is: openmpi (Open MPI's mpirun/mpiexec, ORTE) or hydra (MPICH's
+# mpiexec / mpiexec.hydra, also Intel MPI's). MPI_LAUNCHER of the env file when $1 is its MPIRUN,
+# else what `$1 --version` says.
+jvmreuse_launcher_kind() {
+    local launcher=$1 version
+    if [[ -n ${MPI_LAUNCHER:-} && $launcher == "${MPI_ENV_MPIRUN:-}" ]]; then
+        printf '%s' "$MPI_LAUNCHER"
+        return 0
+    fi
+    if ! command -v "$launcher" >/dev/null 2>&1; then
+        if [[ ${JVMREUSE_POOL_LAUNCHER:-mpirun} != mpirun ]]; then
+            # An HPC job that launches the pools with srun or mpiexec: only the program part of
+            # the command is used.
+            printf 'openmpi'
+            return 0
+        fi
+        _jvmreuse_log "ERROR: the MPI launcher '$launcher' is not there: run job-scripts/setup.sh, or pick an MPI with JVMREUSE_MPI_ENV (docs/mpi.md)"
+        return 1
+    fi
+    version=$("$launcher" --version 2>&1 </dev/null || true)
+    case $version in
+        *'Open MPI'* | *'OpenRTE'*) printf 'openmpi' ;;
+        *HYDRA* | *Hydra* | *'Intel(R) MPI'*) printf 'hydra' ;;
+        *)
+            # A vendor MPI (e.g. an Open MPI derivative): the Open MPI options, as always before.
+            _jvmreuse_log "WARNING: cannot tell what MPI launcher $launcher is (its --version says: ${version%%$'\n'*});" \
+                "using Open MPI's mpirun options (set MPI_LAUNCHER=openmpi or hydra in the MPI env file to choose)"
+            printf 'openmpi'
+            ;;
+    esac
 }
 
 jvmreuse_default_socket() {
@@ -273,17 +362,37 @@ jvmreuse_pool_command() {
     per_pool=$((slots + 1))
     per_node=$((pools * per_pool))
     jvmreuse_pool_jvm_opts "$java" || return 1
+    local kind
+    kind=$(jvmreuse_launcher_kind "$MPIRUN") || return 1
     JVMREUSE_POOL_CMD=("$MPIRUN")
-    if [[ $EUID -eq 0 ]]; then
-        JVMREUSE_POOL_CMD+=(--allow-run-as-root)
+    case $kind in
+        openmpi)
+            if [[ $EUID -eq 0 ]]; then
+                JVMREUSE_POOL_CMD+=(--allow-run-as-root)
+            fi
+            # --enable-recovery and async finalize: a slot that retires (or dies), or a pool that
+            # stops, leaves the job (and the other pools) running; --stdin none: mpirun must not
+            # swallow the caller's stdin.
+            JVMREUSE_POOL_CMD+=(--oversubscribe --enable-recovery --stdin none
+                --mca async_mpi_finalize 1 --mca orte_abort_on_non_zero_status 0
+                --map-by "ppr:${per_node}:node" -np $((per_node * nodes)))
+            ;;
+        hydra)
+            # -disable-auto-cleanup: a slot that dies (or a rank that exits with a non-zero
+            # status) does not make Hydra kill every other rank; -ppn: ranks per node (the nodes
+            # come from the batch system or HYDRA_HOST_FILE); stdin: see jvmreuse_pool_start.
+            JVMREUSE_POOL_CMD+=(-disable-auto-cleanup -ppn "$per_node" -n $((per_node * nodes)))
+            ;;
+    esac
+    JVMREUSE_POOL_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm")
+    if [[ $kind == hydra ]]; then
+        # exec-jvm --hydra: the JVM ignores the SIGUSR1 that Hydra sends when a rank dies;
+        # jvmreuse.mpi.finalize=false: MPICH's MPI_Finalize waits for all ranks (a retiring slot
+        # would hang in it, and with a dead rank every rank would at the stop).
+        JVMREUSE_POOL_CMD+=(--hydra)
+        JVMREUSE_POOL_JVM_OPTS+=(-Djvmreuse.mpi.finalize=false)
     fi
-    # --enable-recovery and async finalize: a slot that retires (or dies), or a pool that stops,
-    # leaves the job (and the other pools) running; --stdin none: mpirun must not swallow the
-    # caller's stdin.
-    JVMREUSE_POOL_CMD+=(--oversubscribe --enable-recovery --stdin none
-        --mca async_mpi_finalize 1 --mca orte_abort_on_non_zero_status 0
-        --map-by "ppr:${per_node}:node" -np $((per_node * nodes))
-        "$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
+    JVMREUSE_POOL_CMD+=("$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
         -cp "$POOL_JAR:$ASM_JAR$JVMREUSE_MPI_CLASSPATH" org.jvmreuse.pool.PoolMain
         --socket "$template")
     if ((pools > 1)); then
@@ -348,7 +457,7 @@ jvmreuse_pool_start() {
     mkdir -p "$(dirname "$pid_file")" "$(dirname "$log")"
     jvmreuse_pool_command || return 1
     _jvmreuse_log "starting: ${JVMREUSE_POOL_CMD[*]}"
-    "${JVMREUSE_POOL_CMD[@]}" >"$log" 2>&1 &
+    "${JVMREUSE_POOL_CMD[@]}" </dev/null >"$log" 2>&1 &
     JVMREUSE_POOL_PID=$!
     printf '%s\n' "$JVMREUSE_POOL_PID" >"$pid_file"
     while :; do

@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <jni.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,16 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_mpi_NativeMpi_nInitThread(JNIEnv *
         return 0;
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /*
+     * MPICH's Hydra, launched with -disable-auto-cleanup, tells the ranks of a node that one of
+     * them died with SIGUSR1, and MPICH's MPI_Init installs a handler that takes it as a fatal
+     * failure (the JVM aborts). The pool handles a dead slot itself: job-scripts/lib/exec-jvm
+     * asks for SIGUSR1 to be ignored from here on (docs/mpi.md, "Launchers").
+     */
+    const char *ignore = getenv("JVMREUSE_MPI_IGNORE_SIGUSR1");
+    if (ignore != NULL && strcmp(ignore, "1") == 0) {
+        signal(SIGUSR1, SIG_IGN);
+    }
     for (int i = 3; i > 0; i--) {
         if (provided == levels[i]) {
             return i;

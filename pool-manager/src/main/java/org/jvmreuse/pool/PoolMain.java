@@ -80,7 +80,13 @@ public final class PoolMain {
                 service.stop();
             }
         }
-        mpi.finish();
+        if (Boolean.parseBoolean(System.getProperty("jvmreuse.mpi.finalize", "true"))) {
+            mpi.finish();
+        } else {
+            // Under MPICH's Hydra MPI_Finalize waits for every rank, a retired or dead slot's
+            // too: a rank that is done leaves without it (docs/mpi.md, "Launchers").
+            PoolLog.get().info("rank " + rank + " leaves without MPI_Finalize (jvmreuse.mpi.finalize=false)");
+        }
         PoolLog.get().info("rank " + rank + " finished");
         System.exit(0);
     }

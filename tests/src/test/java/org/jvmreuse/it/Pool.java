@@ -24,12 +24,14 @@ public final class Pool implements AutoCloseable {
     final Path socket;
     final String java;
     private final long mpirunPid;
+    private final Map<String, String> launchEnv;
 
-    private Pool(Path dir, String java, long mpirunPid) {
+    private Pool(Path dir, String java, long mpirunPid, Map<String, String> launchEnv) {
         this.dir = dir;
         this.socket = dir.resolve("pool.sock");
         this.java = java;
         this.mpirunPid = mpirunPid;
+        this.launchEnv = launchEnv;
     }
 
     static Pool start(int slots) throws Exception {
@@ -41,16 +43,24 @@ public final class Pool implements AutoCloseable {
     }
 
     static Pool start(int slots, String java, String jvmOptions) throws Exception {
+        return start(slots, java, jvmOptions, Map.of());
+    }
+
+    /**
+     * A pool launched with more environment for jvmreuse-pool start and stop, e.g.
+     * JVMREUSE_MPI_ENV to launch it under another MPI.
+     */
+    static Pool start(int slots, String java, String jvmOptions, Map<String, String> launchEnv) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "jrt-");
         Files.delete(dir); // the pool creates it, private
         Result started = exec(List.of(LAUNCHER.toString(), "start", "--slots", Integer.toString(slots),
                 "--socket", dir.resolve("pool.sock").toString(), "--java", java, "--heap", "256m",
-                "--jvm-opts", jvmOptions), Map.of(), null, 180);
+                "--jvm-opts", jvmOptions), launchEnv, null, 180);
         if (started.code != 0) {
             throw new IllegalStateException("pool did not start: " + started);
         }
         long pid = Long.parseLong(Files.readString(dir.resolve("pool.pid")).trim());
-        return new Pool(dir, java, pid);
+        return new Pool(dir, java, pid, launchEnv);
     }
 
     /** {@code jvmreuse run} with the given java-style arguments, environment additions and working directory. */
@@ -120,7 +130,7 @@ public final class Pool implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        exec(List.of(LAUNCHER.toString(), "stop", "--now", "--socket", socket.toString()), Map.of(), null, 60);
+        stop(true);
         ProcessHandle.of(mpirunPid).ifPresent(p -> {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -130,6 +140,19 @@ public final class Pool implements AutoCloseable {
                 files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
+    }
+
+    /** jvmreuse-pool stop (--now if {@code now}) with the launch's environment. */
+    Result stop(boolean now) throws Exception {
+        List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "stop", "--socket", socket.toString()));
+        if (now) {
+            command.add("--now");
+        }
+        return exec(command, launchEnv, null, 60);
+    }
+
+    long mpirunPid() {
+        return mpirunPid;
     }
 
     boolean mpirunAlive() {
