@@ -50,7 +50,7 @@ class MpiBackendTest {
     /** Where setup provisioned Open MPI's Java bindings, the pool jar has their backend (and the build tests it). */
     @Test
     void buildHasTheJavaBindingsBackendWhereTheBindingsExist() throws Exception {
-        Path env = Pool.REPO.resolve("build/mpi-java.env");
+        Path env = Pool.REPO.resolve("build/mpi.env");
         boolean bindings = Files.exists(env) && Files.readString(env).contains("MPI_JAVA_JAR=/");
         Path jar;
         try (var files = Files.list(Pool.REPO.resolve("pool-manager/target"))) {
