@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,16 +55,7 @@ class MpichTest {
             assertEquals("echo 12\n", echo.out(), echo.toString());
             assertTrue(echo.err().contains("err 12\n"), echo.toString());
 
-            Process client = pool.startProgram("Exiter", "sleep", "600000");
-            pool.awaitStatus("busy 1", 15_000);
-            Thread.sleep(200);
-            long busyPid = busySlotPid(pool.status());
-            ProcessHandle.of(busyPid).orElseThrow().destroyForcibly();
-            assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the client was not told");
-            String err = new String(client.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals(137, client.exitValue(), err);
-            assertTrue(err.contains("the pool slot running this program died"), err);
-            pool.awaitStatus("retired 1", 10_000);
+            pool.killSlotUnderARun();
             assertTrue(pool.mpirunAlive(), "mpiexec must survive a dead slot");
             assertTrue(pool.status().contains("(free 1, busy 0, starting 0, retired 1)"), pool.status());
             for (int i = 0; i < 3; i++) {
@@ -112,15 +101,6 @@ class MpichTest {
             long ran = cluster.pooledRuns() - before;
             assertTrue(ran >= 6, "only " + ran + " runs in the pools");
         }
-    }
-
-    private static long busySlotPid(String status) {
-        for (String line : status.split("\n")) {
-            if (line.startsWith("slot ") && line.contains(" busy busy=1")) {
-                return Long.parseLong(line.replaceAll(".* pid (\\d+) .*", "$1"));
-            }
-        }
-        throw new AssertionError("no busy slot in\n" + status);
     }
 
     /** Writes {@code files} text files; returns the count of each word in them. */

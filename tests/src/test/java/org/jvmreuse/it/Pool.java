@@ -1,5 +1,8 @@
 package org.jvmreuse.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -153,6 +156,31 @@ public final class Pool implements AutoCloseable {
 
     long mpirunPid() {
         return mpirunPid;
+    }
+
+    /**
+     * SIGKILLs the slot process under a long run, as a crash would, and checks what the run's
+     * client must see (exit 137 and why); returns once the pool shows the slot retired.
+     */
+    void killSlotUnderARun() throws Exception {
+        Process client = startProgram("Exiter", "sleep", "600000");
+        awaitStatus("busy 1", 15_000);
+        Thread.sleep(200);
+        ProcessHandle.of(busySlotPid(status())).orElseThrow().destroyForcibly();
+        assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the client was not told");
+        String err = new String(client.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(137, client.exitValue(), err);
+        assertTrue(err.contains("the pool slot running this program died"), err);
+        awaitStatus("retired 1", 10_000);
+    }
+
+    private static long busySlotPid(String status) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith("slot ") && line.contains(" busy busy=1")) {
+                return Long.parseLong(line.replaceAll(".* pid (\\d+) .*", "$1"));
+            }
+        }
+        throw new AssertionError("no busy slot in\n" + status);
     }
 
     boolean mpirunAlive() {

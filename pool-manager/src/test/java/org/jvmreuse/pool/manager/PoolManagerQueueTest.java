@@ -9,33 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.protocol.Frame;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The Pool Manager's queue, wait limits, drain and stop, against scripted slots. */
-class PoolManagerQueueTest {
-    /** How long "nothing happens" is watched for: enough for a message already on its way. */
-    private static final Duration QUIET = Duration.ofMillis(150);
-    private static final long LONG_WAIT = 30_000;
-
-    private ManagerHarness harness;
-
-    @AfterEach
-    void stop() {
-        if (harness != null) {
-            harness.close();
-        }
-    }
-
-    /** Starts {@code main} on the slot, which must be free; the run id. */
-    private long startOn(ScriptedSlot slot, ControlClient client, String main) throws Exception {
-        long runId = slot.nextLaunch(main);
-        slot.started(runId);
-        Frame started = client.expect("started");
-        assertEquals(String.valueOf(slot.rank()), started.get("rank"));
-        return runId;
-    }
-
+class PoolManagerQueueTest extends ManagerTestBase {
     @Test
     void queuedRunsAreLaunchedInArrivalOrder() throws Exception {
         harness = ManagerHarness.start(1);

@@ -21,30 +21,10 @@ import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
 import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.service.ServicePort;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** How the Pool Manager copes with its slots: deaths, retirements, and messages that are not theirs. */
-class PoolManagerSlotTest {
-    private static final Duration QUIET = Duration.ofMillis(150);
-    private static final long LONG_WAIT = 30_000;
-
-    private ManagerHarness harness;
-
-    @AfterEach
-    void stop() {
-        if (harness != null) {
-            harness.close();
-        }
-    }
-
-    private static long startOn(ScriptedSlot slot, ControlClient client, String main) throws Exception {
-        long runId = slot.nextLaunch(main);
-        slot.started(runId);
-        assertEquals(String.valueOf(slot.rank()), client.expect("started").get("rank"));
-        return runId;
-    }
-
+class PoolManagerSlotTest extends ManagerTestBase {
     @Test
     void aSlotLostMidRunEndsItsRunWith137AndTheOtherSlotsServeOn() throws Exception {
         harness = ManagerHarness.start(2);
