@@ -109,8 +109,8 @@ jvmreuse_mpi_env_file() {
 
 # Sources the MPI env file (jvmreuse_mpi_env_file): MPI_IMPL, MPI_LAUNCHER, MPIRUN, and where
 # present MPI_NATIVE_LIB, MPI_JAVA_JAR, MPI_JAVA_LIBDIR. Variables the file does not set are
-# cleared, so that one MPI's settings never leak into another's. Sets JVMREUSE_MPI_ENV_FILE and
-# MPI_ENV_MPIRUN (the file's MPIRUN, for jvmreuse_launcher_kind).
+# cleared, so that one MPI's settings never leak into another's. Sets MPI_ENV_MPIRUN (the file's
+# MPIRUN, for jvmreuse_launcher_kind).
 jvmreuse_load_mpi_env() {
     local f
     f=$(jvmreuse_mpi_env_file "$1") || return 1
@@ -126,8 +126,7 @@ jvmreuse_load_mpi_env() {
     fi
     MPI_IMPL=${MPI_IMPL:-openmpi}
     MPI_ENV_MPIRUN=$MPIRUN
-    JVMREUSE_MPI_ENV_FILE=$f
-    export MPI_IMPL MPI_LAUNCHER MPIRUN MPI_ENV_MPIRUN MPI_VERSION JVMREUSE_MPI_ENV_FILE
+    export MPI_IMPL MPI_LAUNCHER MPIRUN MPI_ENV_MPIRUN MPI_VERSION
 }
 
 # The MPI backend of the pool processes (JVMREUSE_MPI_BACKEND: native or java; by default the

@@ -24,7 +24,6 @@ public final class InProcessMpi implements Mpi {
     private final World world;
     private final int rank;
     private volatile boolean finished;
-    private volatile int threadLevel = -1;
 
     private InProcessMpi(World world, int rank) {
         this.world = world;
@@ -61,11 +60,6 @@ public final class InProcessMpi implements Mpi {
         return finished;
     }
 
-    /** The level {@link #initThread} granted, or -1 before it was called. */
-    public int threadLevel() {
-        return threadLevel;
-    }
-
     @Override
     public String backend() {
         return BACKEND;
@@ -81,8 +75,7 @@ public final class InProcessMpi implements Mpi {
         synchronized (world) {
             checkUsable("MPI_Init_thread");
         }
-        threadLevel = Math.max(THREAD_SINGLE, Math.min(required, THREAD_MULTIPLE));
-        return threadLevel;
+        return Math.max(THREAD_SINGLE, Math.min(required, THREAD_MULTIPLE));
     }
 
     @Override
