@@ -23,10 +23,17 @@
 #
 # No `set -e` here: this file is sourced. Every function returns non-zero on failure.
 # Environment knobs: MPI_JAVA_JAR, MPI_JAVA_LIBDIR, JAVA_HOME (JDK used to compile),
-# JVMREUSE_M2_REPO (local Maven repository, default from ~/.m2/settings.xml or ~/.m2/repository).
+# JVMREUSE_M2_REPO (local Maven repository, default from ~/.m2/settings.xml or ~/.m2/repository),
+# JVMREUSE_MPI_JAVA_OPTIONAL=1 (the caller has another backend: problems are notes, not errors).
 
 _jvmreuse_mpi_log() { printf '[mpi-java] %s\n' "$*" >&2; }
-_jvmreuse_mpi_err() { printf '[mpi-java] ERROR: %s\n' "$*" >&2; }
+_jvmreuse_mpi_err() {
+    if [[ ${JVMREUSE_MPI_JAVA_OPTIONAL:-0} == 1 ]]; then
+        printf '[mpi-java] note: %s\n' "$*" >&2
+    else
+        printf '[mpi-java] ERROR: %s\n' "$*" >&2
+    fi
+}
 
 # Print the JDK tool $1 (javac, jar): $JAVA_HOME/bin first, then PATH.
 _jvmreuse_mpi_jdk_tool() {
