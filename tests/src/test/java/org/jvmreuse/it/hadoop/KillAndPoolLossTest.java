@@ -39,11 +39,13 @@ class KillAndPoolLossTest {
     }
 
     /** Starts a SleepJob client in the background; its output goes to {@code log}. */
-    private Process sleepJob(int maps, long sleepMillis, String out, Path log) throws Exception {
+    private Process sleepJob(int maps, long sleepMillis, String out, Path log, String... options) throws Exception {
         Path input = JobJars.lines(cluster.dir.resolve("data"), out + "-in", maps);
         List<String> command = new ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar", jar.toString()));
         command.addAll(JobJars.main("SleepJob"));
-        command.addAll(List.of("-Dsleep.ms=" + sleepMillis, input.toString(), cluster.dir.resolve("data/" + out).toString()));
+        command.add("-Dsleep.ms=" + sleepMillis);
+        command.addAll(List.of(options));
+        command.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
@@ -57,24 +59,48 @@ class KillAndPoolLossTest {
         }
     }
 
+    private static List<Path> pidFiles(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".pid")).toList();
+        }
+    }
+
     interface Check {
         boolean ok() throws Exception;
     }
 
+    /**
+     * As when YARN kills a new JVM's container: the task ends, its child processes with it, and its
+     * shutdown hooks get no more than the SIGTERM-to-SIGKILL window (the hook here needs 3 s).
+     */
     @Test
     void yarnKillStopsTheTaskInItsSlotAndTheSlotIsReused() throws Exception {
         Path log = cluster.dir.resolve("sleep-client.log");
-        Process client = sleepJob(2, 600_000, "sleep-killed", log);
+        Path leftovers = Files.createDirectories(cluster.dir.resolve("leftovers"));
+        Process client = sleepJob(2, 600_000, "sleep-killed", log, "-Dsleep.leftovers=" + leftovers);
+        List<ProcessHandle> children = new ArrayList<>();
         try {
             await("both tasks run in slots", 120_000, () -> cluster.poolStatus(1).contains("busy 2"));
+            await("both tasks started their child", 30_000, () -> pidFiles(leftovers).size() == 2);
+            for (Path pidFile : pidFiles(leftovers)) {
+                ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).ifPresent(children::add);
+            }
+            assertEquals(2, children.size(), "the tasks' children run");
             Matcher m = APP.matcher(Files.readString(log));
             assertTrue(m.find(), "no application id in:\n" + Files.readString(log));
             var killed = cluster.yarn("application", "-kill", m.group(1));
             assertEquals(0, killed.code(), "yarn application -kill failed: " + killed);
             await("the slots are free again", 30_000, () -> cluster.poolStatus(1).contains("busy 0"));
+            await("the tasks' children are gone", 5_000, () -> children.stream().noneMatch(ProcessHandle::isAlive));
             assertTrue(client.waitFor(120, TimeUnit.SECONDS), "the job client did not end");
             assertNotEquals(0, client.exitValue(), "a killed job must not report success:\n" + Files.readString(log));
+            Thread.sleep(4000);
+            try (Stream<Path> files = Files.list(leftovers)) {
+                assertEquals(List.of(), files.filter(p -> p.toString().endsWith(".hook")).toList(),
+                        "a killed task's shutdown hook ran on after the kill");
+            }
         } finally {
+            children.forEach(ProcessHandle::destroyForcibly);
             client.destroyForcibly();
         }
         String status = cluster.poolStatus(1);
