@@ -7,6 +7,9 @@ import org.jvmreuse.pool.protocol.RunSpec;
 final class PoolRun {
     enum State { QUEUED, RUNNING, FINISHED }
 
+    /** As the slot's (SlotRuntime): SIGQUITs closer together than this give one thread dump. */
+    static final long QUIT_COALESCE_NANOS = 200_000_000;
+
     final long id;
     final RunSpec spec;
     final String classPathKey;
@@ -17,6 +20,7 @@ final class PoolRun {
     int slot = -1;
     boolean reuse;
     ScheduledFuture<?> waitTimer;
+    private long lastQuit = receivedNanos - QUIT_COALESCE_NANOS;
 
     PoolRun(long id, RunSpec spec, String classPathKey, long waitMillis, ClientSession client) {
         this.id = id;
@@ -24,5 +28,15 @@ final class PoolRun {
         this.classPathKey = classPathKey;
         this.waitMillis = waitMillis;
         this.client = client;
+    }
+
+    /** Whether a SIGQUIT now starts a new burst (and so is forwarded); notes it if so. */
+    boolean quitDue() {
+        long now = System.nanoTime();
+        if (now - lastQuit < QUIT_COALESCE_NANOS) {
+            return false;
+        }
+        lastQuit = now;
+        return true;
     }
 }
