@@ -273,8 +273,15 @@ public final class SlotRuntime implements MpiTransport.Handler {
         if (!retired.compareAndSet(false, true)) {
             return;
         }
-        PoolLog.get().warn("retiring: " + reason);
-        transport.send(managerRank, Tags.RETIRE, Wire.text(0, reason));
-        transport.stop();
+        try {
+            PoolLog.get().warn("retiring: " + reason);
+            transport.send(managerRank, Tags.RETIRE, Wire.text(0, reason));
+        } catch (Throwable e) {
+            // Out of memory, most likely: with the reserve let go, the short message gets through.
+            Faults.caught(e);
+            transport.send(managerRank, Tags.RETIRE, Wire.text(0, "out of memory while retiring"));
+        } finally {
+            transport.stop();
+        }
     }
 }
