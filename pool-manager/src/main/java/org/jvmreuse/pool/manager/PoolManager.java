@@ -108,8 +108,8 @@ public final class PoolManager implements MpiTransport.Handler {
 
     /**
      * A signal from the client: a queued run ends at once (as a killed {@code java} would), a
-     * running one in its slot. SIGQUITs (thread dumps) closer together than the slot's
-     * coalescing window are dropped here already, so a flood of them costs no MPI traffic.
+     * running one in its slot. SIGQUITs (thread dumps) closer together than
+     * {@link PoolRun#QUIT_COALESCE_NANOS} are dropped: a burst gives one dump.
      */
     synchronized void signal(PoolRun run, int signal) {
         if (run.state == PoolRun.State.QUEUED) {

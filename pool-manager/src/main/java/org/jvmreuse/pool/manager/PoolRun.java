@@ -7,7 +7,10 @@ import org.jvmreuse.pool.protocol.RunSpec;
 final class PoolRun {
     enum State { QUEUED, RUNNING, FINISHED }
 
-    /** As the slot's (SlotRuntime): SIGQUITs closer together than this give one thread dump. */
+    /**
+     * SIGQUITs closer together than this give one thread dump: the slot starts a thread per
+     * dump, and a flood must cost neither MPI traffic nor threads.
+     */
     static final long QUIT_COALESCE_NANOS = 200_000_000;
 
     final long id;

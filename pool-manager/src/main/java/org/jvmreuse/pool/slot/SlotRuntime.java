@@ -37,8 +37,6 @@ import org.jvmreuse.pool.service.ServicePort;
  */
 public final class SlotRuntime implements MpiTransport.Handler {
     private static final long DOORBELL_CONNECT_MILLIS = 60_000;
-    /** SIGQUITs closer together than this give one thread dump, as a burst of them does in a JVM. */
-    static final long QUIT_COALESCE_NANOS = 200_000_000;
     private final String doorbellKey;
     private final Path socket;
     private final MpiTransport transport;
@@ -52,8 +50,6 @@ public final class SlotRuntime implements MpiTransport.Handler {
     /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private final AtomicBoolean retired = new AtomicBoolean();
-    private long lastQuit = System.nanoTime() - QUIT_COALESCE_NANOS;
-    private int quitsCoalesced;
     private SlotContext context;
     private MemoryCheck memory;
 
@@ -185,31 +181,13 @@ public final class SlotRuntime implements MpiTransport.Handler {
             case Tags.SIGNAL -> {
                 TaskRun run = accepted.get(runId);
                 int signal = in.readInt();
-                if (run != null && (signal != 3 || firstQuitOfABurst())) {
+                if (run != null) {
                     run.signal(signal);
                 }
             }
             case Tags.SHUTDOWN -> transport.stop();
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
         }
-    }
-
-    /**
-     * Whether a SIGQUIT gets a thread dump: one per burst, so that a flood of them neither
-     * starts a thread per signal from the MPI thread nor buries the run's output in dumps.
-     */
-    private boolean firstQuitOfABurst() {
-        long now = System.nanoTime();
-        if (now - lastQuit < QUIT_COALESCE_NANOS) {
-            quitsCoalesced++;
-            return false;
-        }
-        if (quitsCoalesced > 0) {
-            PoolLog.get().info(quitsCoalesced + " SIGQUITs coalesced into earlier thread dumps");
-            quitsCoalesced = 0;
-        }
-        lastQuit = now;
-        return true;
     }
 
     /**

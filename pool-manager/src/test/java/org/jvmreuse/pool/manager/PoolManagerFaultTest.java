@@ -11,7 +11,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.pool.mpi.Tags;
-import org.jvmreuse.pool.mpi.Wire;
 import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.protocol.FrameChannel;
 import org.jvmreuse.pool.service.ServicePort;
@@ -58,18 +57,6 @@ class PoolManagerFaultTest extends ManagerTestBase {
         long runId = startOn(harness.slot(0), client, "app.Main");
         harness.slot(0).done(runId, 0);
         assertEquals("0", client.expect("exit").get("code"));
-    }
-
-    @Test
-    void aMalformedMessageFromASlotIsLoggedAndTheManagerServesOn() throws Exception {
-        harness = ManagerHarness.start(2);
-        harness.slot(0).send(Tags.DONE, Wire.ints(42)); // DONE without its exit code and flag
-        Await.until("the manager has logged the bad message", () -> harness.log().contains("handling MPI message with tag 5"));
-        ControlClient client = harness.run("app.Main", LONG_WAIT);
-        ScriptedSlot slot = harness.slot(0);
-        long runId = startOn(slot, client, "app.Main");
-        slot.done(runId, 3);
-        assertEquals("3", client.expect("exit").get("code"));
     }
 
     @Test
