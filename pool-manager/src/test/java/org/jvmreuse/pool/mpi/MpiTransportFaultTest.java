@@ -21,6 +21,7 @@ class MpiTransportFaultTest {
 
     private static final class Receiver implements MpiTransport.Handler {
         final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        volatile boolean idleCheckFails;
 
         @Override
         public void onMessage(int source, int tag, byte[] payload) throws Exception {
@@ -53,6 +54,10 @@ class MpiTransportFaultTest {
 
         @Override
         public boolean everyPeerRings() {
+            if (idleCheckFails) {
+                idleCheckFails = false;
+                throw new StackOverflowError("injected: outside any message");
+            }
             return false;
         }
 
@@ -93,6 +98,10 @@ class MpiTransportFaultTest {
         assertEquals("failed 3 tag 2: StackOverflowError", receiver.next());
         assertEquals("fault StackOverflowError", receiver.next());
         assertEquals("message 4", receiver.next(), "the loop goes on after each");
+        receiver.idleCheckFails = true;
+        assertEquals("fault StackOverflowError", receiver.next(), "a fault between messages is reported too");
+        sending.send(1, Tags.LAUNCH, Wire.ints(5));
+        assertEquals("message 5", receiver.next(), "and the loop goes on");
         sending.stop();
         receiving.stop();
         sender.join(PATIENCE_SECONDS * 1000);
