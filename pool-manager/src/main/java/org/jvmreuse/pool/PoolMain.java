@@ -1,5 +1,6 @@
 package org.jvmreuse.pool;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.jvmreuse.pool.manager.PoolManager;
@@ -49,7 +50,7 @@ public final class PoolMain {
             socket = options.socketPath(topology.host(), topology.poolIndex(), topology.sharedHost());
             PoolLog.open(options.logDir(socket, topology.host(), topology.poolIndex()),
                     topology.isManager(rank) ? "manager-" + topology.poolIndex() : "slot-rank" + rank);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | IOException e) {
             System.err.println("jvmreuse pool (rank " + rank + "): " + e.getMessage());
             mpi.abort(2);
             return;
