@@ -1,5 +1,6 @@
 package org.jvmreuse.pool;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.jvmreuse.pool.manager.PoolManager;
@@ -49,12 +50,13 @@ public final class PoolMain {
             socket = options.socketPath(topology.host(), topology.poolIndex(), topology.sharedHost());
             PoolLog.open(options.logDir(socket, topology.host(), topology.poolIndex()),
                     topology.isManager(rank) ? "manager-" + topology.poolIndex() : "slot-rank" + rank);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | IOException e) {
             System.err.println("jvmreuse pool (rank " + rank + "): " + e.getMessage());
             mpi.abort(2);
             return;
         }
         Doorbells doorbells = new Doorbells();
+        String doorbellKey = exchangeDoorbellKeys(mpi, topology, doorbells);
         MpiTransport transport = new MpiTransport(mpi, doorbells);
         PoolLog.get().info("rank " + rank + " of " + mpi.size() + " on " + topology.host()
                 + ", pool " + topology.poolIndex() + ", MPI: " + transport.describe() + ", thread level "
@@ -62,23 +64,33 @@ public final class PoolMain {
         ServicePort port = new ServicePort(transport, rank);
         ManagerService service = topology.isManager(rank)
                 ? ManagerService.start(options.service(), port, topology.host(), topology.poolIndex()) : null;
+        boolean leave = false;
         try {
             port.setDirectory(ServiceDirectory.exchange(mpi, service == null ? "" : service.announcement()));
             if (topology.isManager(rank)) {
                 new PoolManager(topology, socket, transport, doorbells).run();
             } else {
-                new SlotRuntime(topology, socket, transport, doorbells, options, port).run();
+                new SlotRuntime(topology, socket, transport, doorbells, options, port, doorbellKey).run();
             }
-        } catch (Exception | Error e) {
-            // A rank that cannot go on ends the whole launch, with the reason, rather than hang it.
+        } catch (Throwable e) {
             PoolLog.get().error("rank " + rank + " failed", e);
-            System.err.println("jvmreuse pool (rank " + rank + " on " + topology.host() + "): " + e.getMessage());
-            mpi.abort(1);
-            return;
+            if (!transport.serving()) {
+                // At start-up a rank that cannot go on ends the whole launch, with the reason, rather than hang it.
+                System.err.println("jvmreuse pool (rank " + rank + " on " + topology.host() + "): " + e.getMessage());
+                mpi.abort(1);
+                return;
+            }
+            // Serving, it leaves on its own and the launch goes on (mpirun --enable-recovery): a
+            // slot's manager sees it go by its doorbell, a manager's slots by theirs.
+            leave = true;
         } finally {
             if (service != null) {
                 service.stop();
             }
+        }
+        if (leave) {
+            PoolLog.get().warn("rank " + rank + " leaves the launch; the rest of it goes on");
+            System.exit(1);
         }
         if (Boolean.parseBoolean(System.getProperty("jvmreuse.mpi.finalize", "true"))) {
             mpi.finish();
@@ -89,6 +101,24 @@ public final class PoolMain {
         }
         PoolLog.get().info("rank " + rank + " finished");
         System.exit(0);
+    }
+
+    /**
+     * Each slot makes a random key and every rank learns the others' over MPI; a slot's doorbell
+     * presents its key, so that only that slot's own connection can ring for it or tell its
+     * manager that it died (a local process of the same user cannot forge one). Returns this
+     * rank's key ("" for a manager).
+     */
+    private static String exchangeDoorbellKeys(Mpi mpi, PoolTopology topology, Doorbells doorbells) {
+        int rank = mpi.rank();
+        String mine = topology.isManager(rank) ? "" : Doorbells.newKey();
+        byte[][] all = mpi.allGather(mine.getBytes(StandardCharsets.US_ASCII));
+        if (topology.isManager(rank)) {
+            for (int slot : topology.slotRanks()) {
+                doorbells.expect(slot, new String(all[slot], StandardCharsets.US_ASCII));
+            }
+        }
+        return mine;
     }
 
     /** Every rank's short host name, indexed by rank. */

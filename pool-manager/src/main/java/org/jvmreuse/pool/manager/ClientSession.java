@@ -53,7 +53,7 @@ final class ClientSession {
                     manager.stop("1".equals(request.get("now")));
                 }
                 case "doorbell" -> {
-                    manager.attachDoorbell(parseRank(request.require("rank")), channel.channel());
+                    manager.attachDoorbell(parseRank(request.require("rank")), request.get("key"), channel.channel());
                     return;
                 }
                 case "signal" -> refuse("'signal' is only valid on the connection of a running 'run'");

@@ -106,12 +106,16 @@ public final class PoolManager implements MpiTransport.Handler {
         run.client.fallback(reason);
     }
 
-    /** A signal from the client: a queued run ends at once (as a killed {@code java} would), a running one in its slot. */
+    /**
+     * A signal from the client: a queued run ends at once (as a killed {@code java} would), a
+     * running one in its slot. SIGQUITs (thread dumps) closer together than
+     * {@link PoolRun#QUIT_COALESCE_NANOS} are dropped: a burst gives one dump.
+     */
     synchronized void signal(PoolRun run, int signal) {
         if (run.state == PoolRun.State.QUEUED) {
             dequeue(run);
             finish(run, 128 + signal, "");
-        } else if (run.state == PoolRun.State.RUNNING) {
+        } else if (run.state == PoolRun.State.RUNNING && (signal != 3 || run.quitDue())) {
             transport.send(slots.rank(run.slot), Tags.SIGNAL, Wire.ints(run.id, signal));
         }
     }
@@ -137,12 +141,18 @@ public final class PoolManager implements MpiTransport.Handler {
         run.client.exit(exitCode, message);
     }
 
-    /** A slot connected its doorbell through the control socket. */
-    void attachDoorbell(int rank, SocketChannel channel) throws ProtocolException, IOException {
+    /**
+     * A slot connected its doorbell through the control socket, with the key it sent over MPI;
+     * a connection without that slot's key (or a second one) is refused, since the doorbell's
+     * end-of-file would declare the slot dead.
+     */
+    void attachDoorbell(int rank, String key, SocketChannel channel) throws ProtocolException, IOException {
         if (slots.slotOfRank(rank) < 0) {
             throw new ProtocolException("rank " + rank + " is not a slot of this pool");
         }
-        doorbells.attach(rank, channel);
+        if (!doorbells.admit(rank, key, channel)) {
+            throw new ProtocolException("doorbell for rank " + rank + " refused: it does not carry that slot's key");
+        }
     }
 
     @Override

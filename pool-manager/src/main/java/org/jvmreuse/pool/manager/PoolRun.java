@@ -7,6 +7,12 @@ import org.jvmreuse.pool.protocol.RunSpec;
 final class PoolRun {
     enum State { QUEUED, RUNNING, FINISHED }
 
+    /**
+     * SIGQUITs closer together than this give one thread dump: the slot starts a thread per
+     * dump, and a flood must cost neither MPI traffic nor threads.
+     */
+    static final long QUIT_COALESCE_NANOS = 200_000_000;
+
     final long id;
     final RunSpec spec;
     final String classPathKey;
@@ -17,6 +23,7 @@ final class PoolRun {
     int slot = -1;
     boolean reuse;
     ScheduledFuture<?> waitTimer;
+    private long lastQuit = receivedNanos - QUIT_COALESCE_NANOS;
 
     PoolRun(long id, RunSpec spec, String classPathKey, long waitMillis, ClientSession client) {
         this.id = id;
@@ -24,5 +31,15 @@ final class PoolRun {
         this.classPathKey = classPathKey;
         this.waitMillis = waitMillis;
         this.client = client;
+    }
+
+    /** Whether a SIGQUIT now starts a new burst (and so is forwarded); notes it if so. */
+    boolean quitDue() {
+        long now = System.nanoTime();
+        if (now - lastQuit < QUIT_COALESCE_NANOS) {
+            return false;
+        }
+        lastQuit = now;
+        return true;
     }
 }

@@ -14,8 +14,16 @@ final class DirectBuffers {
     private static final long KEEP_BYTES = 64L << 20;
     private static final int SMALLEST = 4096;
     private static final int GRAIN = 64 << 10;
+    /** Small buffers made at the start, so that the pool's own messages still move when direct memory is full. */
+    private static final int RESERVED = 8;
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
     private long freeBytes;
+
+    DirectBuffers() {
+        for (int i = 0; i < RESERVED; i++) {
+            give(ByteBuffer.allocateDirect(SMALLEST));
+        }
+    }
 
     /** A buffer with position 0 and limit {@code size}; a reused one is at most twice as large. */
     ByteBuffer take(int size) {

@@ -6,6 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,13 +20,19 @@ import org.jvmreuse.pool.PoolLog;
  * without spinning a core, so each slot keeps a Unix socket to its manager: after an MPI send,
  * the sender writes one byte to the receiver's doorbell, and an idle communication thread sleeps
  * in select(2) instead of polling. A doorbell that reaches end-of-file means the process at the
- * other end is gone, which is how a manager notices a slot that died.
+ * other end is gone, which is how a manager notices a slot that died. So a manager admits a
+ * slot's doorbell only with the key that slot made and sent it over MPI at start-up, and only
+ * once: another process of the same user cannot plant a doorbell for a slot and close it.
  */
 public final class Doorbells implements AutoCloseable {
     private static final ByteBuffer RING = ByteBuffer.wrap(new byte[] {1});
 
     private final Selector selector;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private final Map<Integer, SocketChannel> byRank = new ConcurrentHashMap<>();
+    /** Keys of the slots whose doorbells have not been admitted yet (manager side). */
+    private final Map<Integer, String> keys = new ConcurrentHashMap<>();
     private final Queue<Map.Entry<Integer, SocketChannel>> toRegister = new ConcurrentLinkedQueue<>();
     private final ByteBuffer drain = ByteBuffer.allocate(256);
 
@@ -34,6 +42,30 @@ public final class Doorbells implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A fresh random key for this process's doorbell. */
+    public static String newKey() {
+        byte[] key = new byte[16];
+        RANDOM.nextBytes(key);
+        return HexFormat.of().formatHex(key);
+    }
+
+    /** The key the doorbell of {@code rank} must present, learnt over MPI. */
+    public void expect(int rank, String key) {
+        keys.put(rank, key);
+    }
+
+    /**
+     * Adds the doorbell of {@code rank} if it presents that rank's key and none was admitted
+     * before; false (and nothing added) otherwise. Safe from any thread.
+     */
+    public boolean admit(int rank, String key, SocketChannel channel) throws IOException {
+        if (key == null || key.isEmpty() || !keys.remove(rank, key)) {
+            return false;
+        }
+        attach(rank, channel);
+        return true;
     }
 
     /** Adds the doorbell of {@code rank}; safe from any thread. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
+import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
 
 /**
@@ -19,7 +20,9 @@ import org.jvmreuse.pool.PoolLog;
  * Messages from peers without a doorbell are still found by the periodic poll. Service messages
  * ({@link Tags#SERVICE}: shuffle requests and data, between any two ranks of the launch) go to
  * the service receiver; for a while after one, the loop polls briskly, since they come from
- * other nodes' processes, which have no doorbell here.
+ * other nodes' processes, which have no doorbell here. Nothing that happens while handling one
+ * message, peer or service ends the loop: a {@code Throwable} fails that message, and one that
+ * may have damaged the JVM is reported to the handler (a slot then retires).
  */
 public final class MpiTransport {
     /** Receives every message; called on the communication thread, so it must not block. */
@@ -31,6 +34,17 @@ public final class MpiTransport {
 
         /** Whether every peer that sends to this process rings its doorbell (then idle polls can be rare). */
         boolean everyPeerRings();
+
+        /**
+         * Handling a received message failed with {@code failure} (logged already); {@code runId}
+         * is the run the message was about, if any. A slot answers a run it could not take.
+         */
+        default void onMessageFailed(int source, int tag, long runId, Throwable failure) {
+        }
+
+        /** An error that may have damaged this JVM ({@link Faults#damaging}) reached the loop. */
+        default void onFault(Throwable fault) {
+        }
     }
 
     private record Outgoing(int dest, int tag, ByteBuffer payload) {
@@ -45,6 +59,9 @@ public final class MpiTransport {
     private static final long DOORBELL_POLL_MILLIS = 50;
     private static final long SERVICE_PARK_MAX_NANOS = 1_000_000;
     private static final long SERVICE_WINDOW_NANOS = 200_000_000;
+    /** After a fault the loop pauses, so that one that repeats (a message memory cannot hold yet) does not spin. */
+    private static final long FAULT_PAUSE_NANOS = 1_000_000;
+    private static final long FAULT_LOG_NANOS = 1_000_000_000;
 
     private final Mpi mpi;
     private final Doorbells doorbells;
@@ -55,6 +72,9 @@ public final class MpiTransport {
     private volatile long lastService = System.nanoTime() - SERVICE_WINDOW_NANOS;
     private volatile Thread commThread;
     private volatile boolean running = true;
+    private volatile boolean serving;
+    private long lastFaultLogged = System.nanoTime() - FAULT_LOG_NANOS;
+    private int faultsNotLogged;
 
     public MpiTransport(Mpi mpi, Doorbells doorbells) {
         this.mpi = mpi;
@@ -103,6 +123,11 @@ public final class MpiTransport {
         return mpi.backend() + " backend, " + mpi.libraryVersion();
     }
 
+    /** Whether {@link #run} has started: start-up is over and this process serves. */
+    public boolean serving() {
+        return serving;
+    }
+
     /** Ends {@link #run} once everything queued has been sent. */
     public void stop() {
         running = false;
@@ -117,22 +142,61 @@ public final class MpiTransport {
     /** Runs the communication loop on the calling thread until {@link #stop}. */
     public void run(Handler handler) throws IOException {
         commThread = Thread.currentThread();
+        serving = true;
         long lastTraffic = System.nanoTime();
         while (running || !outbox.isEmpty() || !inFlight.isEmpty()) {
-            boolean progressed = startSends() | completeSends() | receive(handler);
-            long now = System.nanoTime();
-            if (progressed) {
-                lastTraffic = now;
-            } else if (!inFlight.isEmpty() || now - lastTraffic < HOT_WINDOW_NANOS) {
-                LockSupport.parkNanos(HOT_PARK_NANOS);
-            } else if (now - lastService < SERVICE_WINDOW_NANOS) {
-                // Backs off from the hot poll to at most a millisecond, so that waiting for a
-                // peer on a busy node costs little CPU; chunks in flight hide the delay.
-                LockSupport.parkNanos(Math.min(SERVICE_PARK_MAX_NANOS, Math.max(HOT_PARK_NANOS, (now - lastTraffic) / 8)));
-            } else {
-                doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS, handler::onPeerLost);
-                lastTraffic = System.nanoTime();
+            try {
+                lastTraffic = step(handler, lastTraffic);
+            } catch (Throwable fault) {
+                // Leaving the loop would end this rank with everything it serves.
+                Faults.caught(fault);
+                logFault(fault);
+                if (Faults.damaging(fault)) {
+                    report(handler, fault);
+                }
+                LockSupport.parkNanos(FAULT_PAUSE_NANOS);
             }
+        }
+    }
+
+    /** One round: start and complete sends, receive one message, or wait; the time of the last traffic. */
+    private long step(Handler handler, long lastTraffic) throws IOException {
+        boolean progressed = startSends() | completeSends() | receive(handler);
+        long now = System.nanoTime();
+        if (progressed) {
+            return now;
+        } else if (!inFlight.isEmpty() || now - lastTraffic < HOT_WINDOW_NANOS) {
+            LockSupport.parkNanos(HOT_PARK_NANOS);
+        } else if (now - lastService < SERVICE_WINDOW_NANOS) {
+            // Backs off from the hot poll to at most a millisecond, so that waiting for a
+            // peer on a busy node costs little CPU; chunks in flight hide the delay.
+            LockSupport.parkNanos(Math.min(SERVICE_PARK_MAX_NANOS, Math.max(HOT_PARK_NANOS, (now - lastTraffic) / 8)));
+        } else {
+            doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS, handler::onPeerLost);
+            return System.nanoTime();
+        }
+        return lastTraffic;
+    }
+
+    /** Logs a fault of the loop; one that repeats is logged at most once a second, with a count. */
+    private void logFault(Throwable fault) {
+        long now = System.nanoTime();
+        if (now - lastFaultLogged < FAULT_LOG_NANOS) {
+            faultsNotLogged++;
+            return;
+        }
+        String repeats = faultsNotLogged == 0 ? "" : " (" + faultsNotLogged + " more since the last one logged)";
+        PoolLog.get().error("the communication loop met a fault; it goes on" + repeats, fault);
+        lastFaultLogged = now;
+        faultsNotLogged = 0;
+    }
+
+    private static void report(Handler handler, Throwable fault) {
+        try {
+            handler.onFault(fault);
+        } catch (Throwable again) {
+            Faults.caught(again);
+            PoolLog.get().error("handling a fault failed", again);
         }
     }
 
@@ -173,14 +237,22 @@ public final class MpiTransport {
             deliverService(envelope.source(), message);
             return true;
         }
-        byte[] payload = new byte[envelope.count()];
-        message.get(payload);
-        buffers.give(message);
+        int source = envelope.source();
+        int tag = envelope.tag();
+        long runId = envelope.count() >= Long.BYTES ? message.getLong(0) : 0;
         try {
-            handler.onMessage(envelope.source(), envelope.tag(), payload);
-        } catch (Exception e) {
-            PoolLog.get().error("handling MPI message with tag " + envelope.tag() + " from rank "
-                    + envelope.source() + " failed", e);
+            byte[] payload = new byte[envelope.count()];
+            message.get(payload);
+            handler.onMessage(source, tag, payload);
+        } catch (Throwable failure) {
+            Faults.caught(failure);
+            PoolLog.get().error("handling MPI message with tag " + tag + " from rank " + source + " failed", failure);
+            handler.onMessageFailed(source, tag, runId, failure);
+            if (Faults.damaging(failure)) {
+                report(handler, failure);
+            }
+        } finally {
+            buffers.give(message);
         }
         return true;
     }

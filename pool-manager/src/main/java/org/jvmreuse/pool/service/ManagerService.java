@@ -52,7 +52,7 @@ public final class ManagerService {
             }
         } catch (InvocationTargetException e) {
             PoolLog.get().error("service " + spec.className() + " did not start; this pool runs without it", e.getCause());
-        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+        } catch (ReflectiveOperationException | RuntimeException | Error e) {
             PoolLog.get().error("service " + spec.className() + " cannot be loaded from " + spec.classPath()
                     + "; this pool runs without it", e);
         }
@@ -63,10 +63,11 @@ public final class ManagerService {
         return announcement;
     }
 
+    /** Stops the service; whatever it throws is logged, never passed on (the pool is ending anyway). */
     public void stop() {
         try {
             stop.invoke(null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (ReflectiveOperationException | RuntimeException | Error e) {
             PoolLog.get().warn("stopping service " + stop.getDeclaringClass().getName() + ": " + e);
         }
     }

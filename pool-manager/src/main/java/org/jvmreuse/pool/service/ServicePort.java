@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
@@ -51,7 +52,11 @@ public final class ServicePort {
         return directory;
     }
 
-    /** Called on the communication thread for every service message. */
+    /**
+     * Called on the communication thread for every service message. A receiver that throws
+     * loses that message only; an error that may have damaged the JVM goes on to the transport,
+     * whose handler decides (a slot retires).
+     */
     private void deliver(int source, ByteBuffer payload) {
         BiConsumer<Integer, ByteBuffer> target = receiver;
         if (target == null) {
@@ -61,7 +66,10 @@ public final class ServicePort {
         }
         try {
             target.accept(source, payload);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            if (Faults.damaging(e)) {
+                throw e;
+            }
             PoolLog.get().error("a service receiver failed on a message from rank " + source, e);
         }
     }

@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jvmreuse.boot.ExitHook;
+import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolOptions;
 import org.jvmreuse.pool.PoolThreads;
@@ -29,10 +31,13 @@ import org.jvmreuse.pool.service.ServicePort;
 /**
  * A slot: a warm JVM that runs one program at a time for its Pool Manager. The MPI thread only
  * receives; runs execute on the slot's runner thread. A slot whose run could not be cleaned
- * leaves the pool instead of serving the next run from a contaminated JVM.
+ * leaves the pool instead of serving the next run from a contaminated JVM, and so does one whose
+ * MPI loop met an error that may have damaged the JVM, or whose memory did not come back after a
+ * run that filled it ({@link MemoryCheck}). A message the slot cannot handle fails its run only.
  */
 public final class SlotRuntime implements MpiTransport.Handler {
     private static final long DOORBELL_CONNECT_MILLIS = 60_000;
+    private final String doorbellKey;
     private final Path socket;
     private final MpiTransport transport;
     private final Doorbells doorbells;
@@ -44,11 +49,14 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>();
     /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
+    private final AtomicBoolean retired = new AtomicBoolean();
     private SlotContext context;
+    private MemoryCheck memory;
 
     public SlotRuntime(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells,
-                       PoolOptions options, ServicePort port) {
+                       PoolOptions options, ServicePort port, String doorbellKey) {
         this.port = port;
+        this.doorbellKey = doorbellKey;
         this.warmupRuns = options.warmupRuns();
         this.libraryWarmup = options.libraryWarmup();
         this.socket = socket;
@@ -61,11 +69,13 @@ public final class SlotRuntime implements MpiTransport.Handler {
     public void run() throws Exception {
         try {
             context = new SlotContext(transport, managerRank, threadStopMillis, port);
+            memory = new MemoryCheck();
             ExitHook.install(context.exitTrap);
             connectDoorbell(); // before the warm-up, which ends with the baseline of open files
             warmUp();
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {
             // Say why to the manager (and so to `jvmreuse status`) instead of leaving it waiting.
+            Faults.caught(e);
             PoolLog.get().error("this slot cannot serve", e);
             retire("cannot start: " + e.getMessage());
             transport.run(this);
@@ -85,7 +95,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
         while (true) {
             try {
                 SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket));
-                new FrameChannel(channel).write(new Frame("doorbell").add("rank", port.rank()));
+                new FrameChannel(channel).write(new Frame("doorbell").add("rank", port.rank()).add("key", doorbellKey));
                 doorbells.attach(managerRank, channel);
                 return;
             } catch (IOException e) {
@@ -180,6 +190,32 @@ public final class SlotRuntime implements MpiTransport.Handler {
         }
     }
 
+    /**
+     * A LAUNCH that could not be taken (out of memory decoding it, say) goes back as not
+     * started, so its client runs it in a new JVM; the slot stays free unless its JVM may be
+     * damaged, which {@link #onFault} handles.
+     */
+    @Override
+    public void onMessageFailed(int source, int tag, long runId, Throwable failure) {
+        if (tag != Tags.LAUNCH) {
+            return;
+        }
+        TaskRun run = accepted.remove(runId);
+        if (run != null && !launches.remove(run)) {
+            return; // the runner has it already and will answer
+        }
+        transport.send(managerRank, Tags.DONE, Wire.intFlagAndText(runId, 1, false,
+                "the pool slot could not take this run: " + failure));
+        if (!Faults.damaging(failure)) {
+            transport.send(managerRank, Tags.FREE, Wire.ints(runId));
+        }
+    }
+
+    @Override
+    public void onFault(Throwable fault) {
+        retire("an error that may have damaged this JVM reached its MPI loop: " + fault);
+    }
+
     private void runnerLoop() {
         try {
             while (true) {
@@ -191,11 +227,17 @@ public final class SlotRuntime implements MpiTransport.Handler {
                     return;
                 }
                 run.releaseLeftOpenFiles();
+                String unfit = memory.afterRun();
+                if (unfit != null) {
+                    retire(unfit);
+                    return;
+                }
                 transport.send(managerRank, Tags.FREE, Wire.ints(run.id()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) {
+            Faults.caught(e);
             PoolLog.get().error("slot runner failed", e);
             retire("slot runner failed: " + e);
         }
@@ -206,8 +248,18 @@ public final class SlotRuntime implements MpiTransport.Handler {
      * {@code --enable-recovery} (the pool launcher sets it) the job goes on without this rank.
      */
     private void retire(String reason) {
-        PoolLog.get().warn("retiring: " + reason);
-        transport.send(managerRank, Tags.RETIRE, Wire.text(0, reason));
-        transport.stop();
+        if (!retired.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            PoolLog.get().warn("retiring: " + reason);
+            transport.send(managerRank, Tags.RETIRE, Wire.text(0, reason));
+        } catch (Throwable e) {
+            // Out of memory, most likely: with the reserve let go, the short message gets through.
+            Faults.caught(e);
+            transport.send(managerRank, Tags.RETIRE, Wire.text(0, "out of memory while retiring"));
+        } finally {
+            transport.stop();
+        }
     }
 }

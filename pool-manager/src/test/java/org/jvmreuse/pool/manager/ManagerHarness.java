@@ -70,7 +70,11 @@ final class ManagerHarness implements AutoCloseable {
         thread.setDaemon(true);
         thread.start();
         for (int r = 1; r < world.size(); r++) {
-            (r <= slotCount ? slots : outsiders).add(new ScriptedSlot(world.get(r), MANAGER_RANK));
+            ScriptedSlot slot = new ScriptedSlot(world.get(r), MANAGER_RANK);
+            (r <= slotCount ? slots : outsiders).add(slot);
+            if (r <= slotCount) {
+                doorbells.expect(r, slot.doorbellKey);
+            }
         }
     }
 
@@ -107,6 +111,10 @@ final class ManagerHarness implements AutoCloseable {
         } catch (UncheckedIOException refused) {
             return false;
         }
+    }
+
+    Path socket() {
+        return socket;
     }
 
     /** The scripted slot with index {@code index} (rank index + 1). */

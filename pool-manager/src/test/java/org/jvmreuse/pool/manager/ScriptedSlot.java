@@ -44,6 +44,8 @@ final class ScriptedSlot implements MpiTransport.Handler, AutoCloseable {
 
     private final int rank;
     private final int managerRank;
+    /** This slot's doorbell key, which the manager learns as PoolMain's exchange over MPI would teach it. */
+    final String doorbellKey = Doorbells.newKey();
     private final Doorbells doorbells = new Doorbells();
     private final MpiTransport transport;
     private final BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
@@ -72,7 +74,7 @@ final class ScriptedSlot implements MpiTransport.Handler, AutoCloseable {
     /** As SlotRuntime.connectDoorbell: the connection's end-of-file tells the manager this slot died. */
     void connectDoorbell(Path socket) throws IOException {
         SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket));
-        new FrameChannel(channel).write(new Frame("doorbell").add("rank", rank));
+        new FrameChannel(channel).write(new Frame("doorbell").add("rank", rank).add("key", doorbellKey));
         doorbells.attach(managerRank, channel);
         doorbell = channel;
     }
@@ -137,6 +139,15 @@ final class ScriptedSlot implements MpiTransport.Handler, AutoCloseable {
     void assertNothingFor(Duration quiet) throws InterruptedException {
         Received message = inbox.poll(quiet.toMillis(), TimeUnit.MILLISECONDS);
         assertNull(message, "rank " + rank + " got an unexpected message");
+    }
+
+    /** How many messages arrive until none has for {@code quiet}; each must have {@code tag}. */
+    int countUntilQuiet(int tag, Duration quiet) throws InterruptedException {
+        int count = 0;
+        for (Received m; (m = inbox.poll(quiet.toMillis(), TimeUnit.MILLISECONDS)) != null; count++) {
+            assertEquals(tag, m.tag(), "tag of a message rank " + rank + " got");
+        }
+        return count;
     }
 
     @Override

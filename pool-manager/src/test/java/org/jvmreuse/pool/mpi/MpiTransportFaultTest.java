@@ -1,0 +1,112 @@
+package org.jvmreuse.pool.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An error while handling one message fails that message: the communication loop (and so the
+ * rank) goes on, the handler hears which run the message was about, and an error that may have
+ * damaged the JVM is reported to it (a slot retires on that).
+ */
+class MpiTransportFaultTest {
+    private static final long PATIENCE_SECONDS = 10;
+
+    private static final class Receiver implements MpiTransport.Handler {
+        final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        volatile boolean idleCheckFails;
+
+        @Override
+        public void onMessage(int source, int tag, byte[] payload) throws Exception {
+            long runId = Wire.reader(payload).readLong();
+            if (runId == 1) {
+                throw new AssertionError("injected: a bug");
+            }
+            if (runId == 2) {
+                throw new OutOfMemoryError("injected: Java heap space");
+            }
+            if (runId == 3) {
+                throw new StackOverflowError();
+            }
+            events.add("message " + runId);
+        }
+
+        @Override
+        public void onMessageFailed(int source, int tag, long runId, Throwable failure) {
+            events.add("failed " + runId + " tag " + tag + ": " + failure.getClass().getSimpleName());
+        }
+
+        @Override
+        public void onFault(Throwable fault) {
+            events.add("fault " + fault.getClass().getSimpleName());
+        }
+
+        @Override
+        public void onPeerLost(int rank) {
+        }
+
+        @Override
+        public boolean everyPeerRings() {
+            if (idleCheckFails) {
+                idleCheckFails = false;
+                throw new StackOverflowError("injected: outside any message");
+            }
+            return false;
+        }
+
+        String next() throws InterruptedException {
+            return events.poll(PATIENCE_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void anErrorFailsItsMessageOnlyAndADamagingOneIsReported() throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(2);
+        MpiTransport receiving = new MpiTransport(world.get(1), new Doorbells());
+        Receiver receiver = new Receiver();
+        AtomicReference<Throwable> escaped = new AtomicReference<>();
+        Thread loop = new Thread(() -> {
+            try {
+                receiving.run(receiver);
+            } catch (Throwable e) {
+                escaped.set(e);
+            }
+        }, "test-comm-loop");
+        loop.start();
+        MpiTransport sending = new MpiTransport(world.get(0), new Doorbells());
+        Thread sender = new Thread(() -> {
+            try {
+                sending.run(receiver);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "test-sender");
+        sender.start();
+        for (long runId = 1; runId <= 4; runId++) {
+            sending.send(1, Tags.LAUNCH, Wire.ints(runId));
+        }
+        assertEquals("failed 1 tag 2: AssertionError", receiver.next());
+        assertEquals("failed 2 tag 2: OutOfMemoryError", receiver.next());
+        assertEquals("fault OutOfMemoryError", receiver.next());
+        assertEquals("failed 3 tag 2: StackOverflowError", receiver.next());
+        assertEquals("fault StackOverflowError", receiver.next());
+        assertEquals("message 4", receiver.next(), "the loop goes on after each");
+        receiver.idleCheckFails = true;
+        assertEquals("fault StackOverflowError", receiver.next(), "a fault between messages is reported too");
+        sending.send(1, Tags.LAUNCH, Wire.ints(5));
+        assertEquals("message 5", receiver.next(), "and the loop goes on");
+        sending.stop();
+        receiving.stop();
+        sender.join(PATIENCE_SECONDS * 1000);
+        loop.join(PATIENCE_SECONDS * 1000);
+        assertNull(escaped.get(), "nothing leaves the loop");
+        assertTrue(receiving.serving());
+    }
+}
