@@ -12,9 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,23 +38,34 @@ class TrustTest {
     private static final int OTHER_UID = 65534;
     /**
      * A fake pool that answers every run with `started` and `exit 0`, as another user's listener
-     * could. Optionally it drops to another uid after bind and before listen (the peer
-     * credentials a client sees are the listener's at listen()).
+     * could: a single-file Java program, so that it can run as another user.
      */
     private static final String FAKE_POOL = String.join("\n",
-            "import os, socket, struct, sys",
-            "s = socket.socket(socket.AF_UNIX)",
-            "s.bind(sys.argv[1])",
-            "if int(sys.argv[2]) >= 0: os.setuid(int(sys.argv[2]))",
-            "s.listen(8)",
-            "print('listening', flush=True)",
-            "while True:",
-            "    c, _ = s.accept()",
-            "    n = struct.unpack('>I', c.recv(4, socket.MSG_WAITALL))[0]",
-            "    c.recv(n, socket.MSG_WAITALL)",
-            "    for body in (b'started\\0slot=0\\0rank=1\\0pid=1\\0reuse=0\\0', b'exit\\0code=0\\0'):",
-            "        c.sendall(struct.pack('>I', len(body)) + body)",
-            "    c.close()",
+            "import java.net.*; import java.nio.*; import java.nio.channels.*;",
+            "public class FakePool {",
+            "    public static void main(String[] args) throws Exception {",
+            "        for (String path : args) {",
+            "            ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);",
+            "            server.bind(UnixDomainSocketAddress.of(path));",
+            "            new Thread(() -> serve(server)).start();",
+            "        }",
+            "        System.out.println(\"listening\");",
+            "    }",
+            "    static void serve(ServerSocketChannel server) {",
+            "        while (true) {",
+            "            try (SocketChannel c = server.accept()) {",
+            "                ByteBuffer header = ByteBuffer.allocate(4);",
+            "                while (header.hasRemaining() && c.read(header) >= 0) { }",
+            "                ByteBuffer request = ByteBuffer.allocate(header.flip().getInt());",
+            "                while (request.hasRemaining() && c.read(request) >= 0) { }",
+            "                for (String reply : new String[] {\"started\\0slot=0\\0rank=1\\0pid=1\\0reuse=0\\0\", \"exit\\0code=0\\0\"}) {",
+            "                    byte[] bytes = reply.getBytes();",
+            "                    c.write(ByteBuffer.allocate(4 + bytes.length).putInt(bytes.length).put(bytes).flip());",
+            "                }",
+            "            } catch (Exception refusedByTheClient) { }",
+            "        }",
+            "    }",
+            "}",
             "");
 
     private Path tmp;
@@ -79,11 +93,22 @@ class TrustTest {
         return dir;
     }
 
-    private void startFakePool(Path socket, int dropToUid) throws Exception {
-        Path script = tmp.resolve("fake_pool.py");
-        Files.writeString(script, FAKE_POOL);
-        Process fake = new ProcessBuilder("python3", script.toString(), socket.toString(), Integer.toString(dropToUid))
-                .redirectErrorStream(true).start();
+    private Path nobodysDir(String name) throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve(name));
+        Files.setAttribute(dir, "unix:uid", OTHER_UID);
+        return dir;
+    }
+
+    /** Starts the fake pool as user nobody, listening at each of {@code sockets}. */
+    private void startFakePool(Path... sockets) throws Exception {
+        Path source = tmp.resolve("FakePool.java");
+        Files.writeString(source, FAKE_POOL);
+        List<String> command = new ArrayList<>(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                Jdks.DEFAULT, source.toString()));
+        for (Path socket : sockets) {
+            command.add(socket.toString());
+        }
+        Process fake = new ProcessBuilder(command).redirectErrorStream(true).start();
         fakes.add(fake);
         String line = new BufferedReader(new InputStreamReader(fake.getInputStream(), StandardCharsets.UTF_8)).readLine();
         assertEquals("listening", line, "the fake pool did not start");
@@ -102,23 +127,21 @@ class TrustTest {
 
     @Test
     void theClientRefusesASocketItCannotTrustAndRunsTheProgramInANewJvm() throws Exception {
-        // another user's directory at the pool's path, with their listener in it
-        Path theirs = privateDir("theirs");
-        startFakePool(theirs.resolve("pool.sock"), -1);
-        Files.setAttribute(theirs, "unix:uid", OTHER_UID);
-        Files.setAttribute(theirs.resolve("pool.sock"), "unix:uid", OTHER_UID);
-        assertRanInANewJvm(echo3(theirs.resolve("pool.sock")), "belongs to uid " + OTHER_UID + ", not to us (uid 0)");
-
-        // a symlink planted at the pool's path, to a directory with a listener
-        Path target = privateDir("target");
-        startFakePool(target.resolve("pool.sock"), -1);
+        // Another user's directory at the pool's path, with their listener in it; a symlink of
+        // theirs at the pool's path, to their directory with a listener; their listener moved
+        // into our own private directory, its socket given to us (only the peer's uid tells).
+        Path theirs = nobodysDir("theirs");
+        Path target = nobodysDir("target");
+        Path moved = nobodysDir("moved");
+        startFakePool(theirs.resolve("pool.sock"), target.resolve("pool.sock"), moved.resolve("pool.sock"));
         Path link = Files.createSymbolicLink(tmp.resolve("link"), target);
         Files.setAttribute(link, "unix:uid", OTHER_UID, LinkOption.NOFOLLOW_LINKS);
-        assertRanInANewJvm(echo3(link.resolve("pool.sock")), "is a symbolic link; not trusting it");
-
-        // our own private directory and socket, but a listener running as another user
         Path ours = privateDir("ours");
-        startFakePool(ours.resolve("pool.sock"), OTHER_UID);
+        Files.move(moved.resolve("pool.sock"), ours.resolve("pool.sock"), StandardCopyOption.ATOMIC_MOVE);
+        Files.setAttribute(ours.resolve("pool.sock"), "unix:uid", 0, LinkOption.NOFOLLOW_LINKS);
+
+        assertRanInANewJvm(echo3(theirs.resolve("pool.sock")), "belongs to uid " + OTHER_UID + ", not to us (uid 0)");
+        assertRanInANewJvm(echo3(link.resolve("pool.sock")), "is a symbolic link; not trusting it");
         assertRanInANewJvm(echo3(ours.resolve("pool.sock")), "runs as uid " + OTHER_UID + ", not as us");
     }
 
@@ -207,7 +230,7 @@ class TrustTest {
             long deadPid = unusedPid();
             Path stale = Files.createDirectory(pool.dir.resolve("c" + deadPid + "-Ab12Cd"));
             Pool.exec(List.of("mkfifo", stale.resolve("out").toString()), Map.of(), null, 10);
-            Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+            Files.setLastModifiedTime(stale, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
             Path recent = Files.createDirectory(pool.dir.resolve("c" + deadPid + "-Ef34Gh"));
 
             Process busy = pool.startProgram("Exiter", "sleep", "600000");
@@ -237,7 +260,7 @@ class TrustTest {
     }
 
     private static Set<Long> slotPids(String status) {
-        Set<Long> pids = new java.util.HashSet<>();
+        Set<Long> pids = new HashSet<>();
         Matcher m = Pattern.compile("(?m)^slot \\d+: rank \\d+ pid (\\d+) ").matcher(status);
         while (m.find()) {
             pids.add(Long.parseLong(m.group(1)));

@@ -5,10 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** A frame's header is a claim; memory follows the bytes that arrive. */
@@ -37,7 +42,7 @@ class FrameChannelTest {
             Thread sender = new Thread(() -> {
                 try {
                     writer.write(new Frame("run").add("env", big));
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
             });
@@ -47,17 +52,18 @@ class FrameChannelTest {
         }
     }
 
-    private static SocketChannel[] pair() throws Exception {
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("jvmreuse-frames");
-        java.net.UnixDomainSocketAddress address = java.net.UnixDomainSocketAddress.of(dir.resolve("s"));
-        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+    /** A connected pair: the accepted end, then the client end. */
+    private static SocketChannel[] pair() throws IOException {
+        Path dir = Files.createTempDirectory("jvmreuse-frames");
+        UnixDomainSocketAddress address = UnixDomainSocketAddress.of(dir.resolve("s"));
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             server.bind(address);
             SocketChannel client = SocketChannel.open(address);
             SocketChannel accepted = server.accept();
             return new SocketChannel[] {accepted, client};
         } finally {
-            java.nio.file.Files.deleteIfExists(dir.resolve("s"));
-            java.nio.file.Files.delete(dir);
+            Files.deleteIfExists(dir.resolve("s"));
+            Files.delete(dir);
         }
     }
 }
