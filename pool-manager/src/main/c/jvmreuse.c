@@ -236,7 +236,7 @@ static int read_frame(int sock, struct frame *f, const char **problem)
     if (n == 0 || (n < 0 && errno == ECONNRESET))
         return FRAME_EOF;
     if (n < 0) {
-        *problem = strerror(errno);
+        *problem = errno == EAGAIN ? "no complete message within the socket's time limit" : strerror(errno);
         return FRAME_BAD;
     }
     if (n < HEADER_LEN) {
@@ -252,7 +252,8 @@ static int read_frame(int sock, struct frame *f, const char **problem)
     f->len = len;
     n = read_full(sock, f->data, len);
     if (n != (ssize_t)len) {
-        *problem = n < 0 ? strerror(errno) : "connection closed in the middle of a message";
+        *problem = n < 0 ? (errno == EAGAIN ? "no complete message within the socket's time limit" : strerror(errno))
+                         : "connection closed in the middle of a message";
         free(f->data);
         return FRAME_BAD;
     }

@@ -9,9 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -41,7 +40,7 @@ final class ControlServer implements AutoCloseable {
     private final long requestMillis;
     /** Connection threads are reused: creating one per request costs more than the rest of a status call. */
     private final ThreadPoolExecutor sessions;
-    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(
+    private final ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1,
             r -> PoolThreads.create("control-deadline", r));
     private volatile boolean closing;
     private ServerSocketChannel server;
@@ -55,6 +54,7 @@ final class ControlServer implements AutoCloseable {
         this.manager = manager;
         this.requestMillis = requestMillis;
         this.sessions = new ThreadPoolExecutor(0, maxSessions, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), threads);
+        deadlines.setRemoveOnCancelPolicy(true); // a met deadline leaves nothing queued for its 10 s
     }
 
     void start() throws IOException {
