@@ -724,8 +724,7 @@ _hpc_start_pools() {
     [[ $JVMREUSE_POOL == 1 ]] || return 0
     local log=$HPC_WORK/master/logs/pools.log
     _hpc_pool_command
-    mkdir -p "$HPC_SOCKET_DIR"
-    chmod 700 "$HPC_SOCKET_DIR"
+    _jvmreuse_private_dir "$HPC_SOCKET_DIR" || return 1
     _hpc_log "starting the pools ($HPC_N x $HPC_SLOTS slots$( ((HPC_SHARED_HOST == 0)) || echo ', all on the master: the nodes share one host'), heap $JVMREUSE_SLOT_HEAP, MPI shuffle $([[ $JVMREUSE_MPI_SHUFFLE == 1 ]] && echo on || echo off)," \
         "warm-up ${JVMREUSE_CLUSTER_WARMUP_MAIN:-none}) with $JVMREUSE_POOL_LAUNCHER; output in $log"
     printf '%q ' "${HPC_POOL_CMD[@]}" >"$HPC_WORK/master/pools.cmd"

@@ -421,6 +421,30 @@ _jvmreuse_pool_started() {
     status=$(_jvmreuse_pool_status "$1") && [[ $status == *'starting 0,'* ]]
 }
 
+# Makes $1 the pool's private directory (socket, FIFOs, logs): created with mode 700 in one step,
+# never chmodded and never used through a symlink, or an existing real directory of ours that
+# nobody else may enter. Another local user who made the path first gets a refusal, not our
+# socket, our logs, or a chmod of whatever the link points to. PoolMain checks the same.
+_jvmreuse_private_dir() {
+    local dir=$1 owner mode
+    mkdir -p -- "$(dirname "$dir")"
+    mkdir -m 700 -- "$dir" 2>/dev/null || true
+    if [[ -L $dir || ! -d $dir ]]; then
+        _jvmreuse_log "ERROR: the pool's directory $dir is a symbolic link or not a directory; refusing to use it (choose another --socket)"
+        return 1
+    fi
+    owner=$(stat -c %u -- "$dir")
+    mode=$(stat -c %a -- "$dir")
+    if [[ $owner != "$EUID" ]]; then
+        _jvmreuse_log "ERROR: the pool's directory $dir belongs to uid $owner, not to us (uid $EUID); refusing to use it (choose another --socket)"
+        return 1
+    fi
+    if ((8#$mode & 8#077)); then
+        _jvmreuse_log "ERROR: the pool's directory $dir has mode $mode; it must be private to its owner (chmod 700 $dir)"
+        return 1
+    fi
+}
+
 # Starts the launch in the background and waits until every pool of this host has started all
 # its slots; sets JVMREUSE_POOL_PID and writes it to the pid file. Returns 0 when every pool
 # serves; 1 when none does (or mpirun exited: the launch is stopped); 2 when some pools serve
@@ -444,8 +468,7 @@ jvmreuse_pool_start() {
     done
     for ((i = 0; i < pools; i++)); do
         dir=$(dirname "${sockets[i]}")
-        mkdir -p "$dir"
-        chmod 700 "$dir"
+        _jvmreuse_private_dir "$dir" || return 1
         if [[ -n ${JVMREUSE_POOL_LOG_DIR:-} ]]; then
             mkdir -p "$(_jvmreuse_fill "$JVMREUSE_POOL_LOG_DIR" "$i")"
         else

@@ -1,7 +1,7 @@
 /*
  * jvmreuse: the command-line client of a node's pool of warm JVMs.
  *
- *   jvmreuse [--socket PATH] run [-v] [--wait-ms N] [--shared-cp CP] [java options] -cp CP MAIN [args...]
+ *   jvmreuse [--socket PATH] run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp CP] [java options] -cp CP MAIN [args...]
  *   jvmreuse [--socket PATH] status | drain | stop [--now]
  *
  * `run` behaves like `java`: the program runs in a pool slot while this process relays
@@ -13,6 +13,7 @@
  * (or even a shell wrapper) would eat much of what the pool saves.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -26,8 +27,10 @@
 #include <stdlib.h>
 #include <stdnoreturn.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -37,6 +40,10 @@
 #define DEFAULT_WAIT_MS 30000
 #define EXIT_USAGE 2
 #define BACKGROUND_RECHECK_MS 200
+#define START_TIMEOUT_EXTRA_MS 30000 /* default time before `started`: wait_ms plus this */
+#define CONNECT_RETRY_MS 2000       /* how long a full listen backlog is retried */
+#define SOCKET_IO_TIMEOUT_S 30      /* longest a send or the rest of a begun frame may take */
+#define STALE_FIFO_DIR_S 600        /* a dead client's FIFO directory older than this is swept */
 
 static bool verbose;
 
@@ -100,12 +107,15 @@ static void usage(FILE *to)
     fputs("usage: jvmreuse [--socket PATH] COMMAND\n"
           "\n"
           "commands:\n"
-          "  run [-v] [--wait-ms N] [--shared-cp LIBS] [java options] -cp CLASSPATH MAINCLASS [args...]\n"
+          "  run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp LIBS] [java options] -cp CLASSPATH MAINCLASS [args...]\n"
           "        run MAINCLASS in a warm JVM of the pool, like `java` would; without a\n"
           "        usable pool, start a normal JVM instead.\n"
           "        -v           tell on stderr where the run goes (or JVMREUSE_VERBOSE=1)\n"
           "        --wait-ms N  wait at most N ms for a free slot (default 30000, or\n"
           "                     JVMREUSE_WAIT_MS), then start a normal JVM\n"
+          "        --start-timeout-ms N  start a normal JVM if the pool has not started the\n"
+          "                     program within N ms (default: wait-ms + 30000, or\n"
+          "                     JVMREUSE_START_TIMEOUT_MS)\n"
           "        --shared-cp LIBS  class path entries (also on -cp) whose classes the slot\n"
           "                     keeps loaded across runs, statics included (or JVMREUSE_SHARED_CP)\n"
           "        java options: -cp/-classpath/--class-path, -Dname=value; -Xmx/-Xms/-Xss/-Xmn,\n"
@@ -226,7 +236,7 @@ static int read_frame(int sock, struct frame *f, const char **problem)
     if (n == 0 || (n < 0 && errno == ECONNRESET))
         return FRAME_EOF;
     if (n < 0) {
-        *problem = strerror(errno);
+        *problem = errno == EAGAIN ? "no complete message within the socket's time limit" : strerror(errno);
         return FRAME_BAD;
     }
     if (n < HEADER_LEN) {
@@ -242,7 +252,8 @@ static int read_frame(int sock, struct frame *f, const char **problem)
     f->len = len;
     n = read_full(sock, f->data, len);
     if (n != (ssize_t)len) {
-        *problem = n < 0 ? strerror(errno) : "connection closed in the middle of a message";
+        *problem = n < 0 ? (errno == EAGAIN ? "no complete message within the socket's time limit" : strerror(errno))
+                         : "connection closed in the middle of a message";
         free(f->data);
         return FRAME_BAD;
     }
@@ -291,54 +302,124 @@ static char *socket_path_from_env(void)
     return xasprintf("/tmp/jvmreuse-%u/pool.sock", (unsigned)getuid());
 }
 
-/* Returns a connected socket, or -1 with errno set. */
-static int connect_pool(const char *path)
+/* Why the socket at path is not one only we can have made, or NULL; *absent tells that the
+   directory or the socket is simply not there (no pool).  The directory must be a real
+   directory (not a symlink) of ours that nobody else may enter: then nobody but us can have
+   put a listener in it or swap it afterwards.  The socket must be a socket of ours. */
+static char *untrusted_socket(const char *path, bool *absent)
+{
+    char *copy = xasprintf("%s", path);
+    char *dir = dirname(copy);
+    uid_t me = geteuid();
+    struct stat st;
+    char *why = NULL;
+    *absent = false;
+    if (lstat(dir, &st) < 0) {
+        *absent = errno == ENOENT || errno == ENOTDIR;
+        why = xasprintf("cannot examine the pool's directory %s: %s", dir, strerror(errno));
+    } else if (S_ISLNK(st.st_mode)) {
+        why = xasprintf("the pool's directory %s is a symbolic link; not trusting it", dir);
+    } else if (!S_ISDIR(st.st_mode)) {
+        why = xasprintf("the pool's directory %s is not a directory; not trusting it", dir);
+    } else if (st.st_uid != me) {
+        why = xasprintf("the pool's directory %s belongs to uid %u, not to us (uid %u); not trusting it",
+                        dir, (unsigned)st.st_uid, (unsigned)me);
+    } else if (st.st_mode & 077) {
+        why = xasprintf("the pool's directory %s has mode %03o, open to other users; not trusting it",
+                        dir, (unsigned)(st.st_mode & 0777));
+    } else if (lstat(path, &st) < 0) {
+        *absent = errno == ENOENT;
+        why = xasprintf("cannot examine %s: %s", path, strerror(errno));
+    } else if (!S_ISSOCK(st.st_mode)) {
+        why = xasprintf("%s is not a socket; not trusting it", path);
+    } else if (st.st_uid != me) {
+        why = xasprintf("%s belongs to uid %u, not to us (uid %u); not trusting it", path,
+                        (unsigned)st.st_uid, (unsigned)me);
+    }
+    free(copy);
+    return why;
+}
+
+/*
+ * Returns a connected socket to a pool we verified, or -1 with *problem set; *loud: say the
+ * problem even without -v (a pool or directory that is not ours, or one that does not take
+ * connections, is a misconfiguration or an attack, not just "no pool").  A Unix socket whose
+ * listen backlog is full makes a blocking connect wait forever, so the connect is
+ * non-blocking and retried for CONNECT_RETRY_MS.
+ */
+static int connect_pool(const char *path, char **problem, bool *loud)
 {
     struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    bool absent;
+    *loud = false;
     if (strlen(path) >= sizeof addr.sun_path) {
-        errno = ENAMETOOLONG;
+        *problem = xasprintf("cannot connect to %s: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    char *why = untrusted_socket(path, &absent);
+    if (why != NULL) {
+        *loud = !absent;
+        *problem = absent ? xasprintf("no pool at %s", path) : why;
         return -1;
     }
     strcpy(addr.sun_path, path);
-    int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sock < 0)
+    int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (sock < 0) {
+        *problem = xasprintf("cannot create a socket: %s", strerror(errno));
         return -1;
-    if (connect(sock, (struct sockaddr *)&addr, sizeof addr) < 0) {
+    }
+    int waited = 0;
+    while (connect(sock, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        if (errno == EAGAIN && waited < CONNECT_RETRY_MS) {
+            usleep(10 * 1000);
+            waited += 10;
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
         int e = errno;
         close(sock);
-        errno = e;
+        if (e == ENOENT || e == ECONNREFUSED) {
+            *problem = xasprintf("no pool at %s", path);
+        } else if (e == EAGAIN) {
+            *loud = true;
+            *problem = xasprintf("the pool at %s takes no connections (waited %d ms)", path, CONNECT_RETRY_MS);
+        } else {
+            *loud = e == EACCES || e == EPERM;
+            *problem = xasprintf("cannot connect to %s: %s", path, strerror(e));
+        }
+        return -1;
+    }
+    /* Blocking again, but no single send or partial frame may stall us forever. */
+    struct timeval io = { .tv_sec = SOCKET_IO_TIMEOUT_S };
+    struct ucred peer;
+    socklen_t len = sizeof peer;
+    if (fcntl(sock, F_SETFL, 0) < 0 || setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &io, sizeof io) < 0
+        || setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &io, sizeof io) < 0
+        || getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0) {
+        *problem = xasprintf("cannot set up the connection to %s: %s", path, strerror(errno));
+        close(sock);
+        return -1;
+    }
+    if (peer.uid != geteuid()) {
+        *loud = true;
+        *problem = xasprintf("the process listening at %s runs as uid %u, not as us (uid %u); not trusting it",
+                             path, (unsigned)peer.uid, (unsigned)geteuid());
+        close(sock);
         return -1;
     }
     return sock;
-}
-
-static bool no_pool_error(int err)
-{
-    return err == ENOENT || err == ECONNREFUSED || err == ENOTDIR;
-}
-
-static bool other_user_error(int err)
-{
-    return err == EACCES || err == EPERM;
-}
-
-static char *connect_problem(const char *path, int err)
-{
-    if (no_pool_error(err))
-        return xasprintf("no pool at %s", path);
-    if (other_user_error(err))
-        return xasprintf("cannot connect to %s: permission denied; that pool belongs to "
-                         "another user", path);
-    return xasprintf("cannot connect to %s: %s", path, strerror(err));
 }
 
 /* ------------------------------------------------------- status/drain/stop */
 
 static noreturn void cmd_control(const char *socket_path, const char *type, bool now)
 {
-    int sock = connect_pool(socket_path);
+    char *problem;
+    bool loud;
+    int sock = connect_pool(socket_path, &problem, &loud);
     if (sock < 0)
-        die(1, "%s", connect_problem(socket_path, errno));
+        die(1, "%s", problem);
     struct msg m;
     msg_init(&m, type);
     if (now)
@@ -348,14 +429,16 @@ static noreturn void cmd_control(const char *socket_path, const char *type, bool
     /* After EPIPE the manager may still have left an `error` reply to read. */
 
     struct frame f;
-    const char *problem;
-    int r = read_frame(sock, &f, &problem);
+    const char *bad;
+    int r = read_frame(sock, &f, &bad);
     if (r == FRAME_EOF)
         die(1, "the pool closed the connection without a reply");
     if (r == FRAME_BAD)
-        die(1, "bad reply from the pool: %s", problem);
+        die(1, "bad reply from the pool: %s", bad);
     if (frame_is(&f, "error"))
         die(1, "pool refused the request: %s", frame_get(&f, "message", "(no message)"));
+    if (frame_is(&f, "fallback"))
+        die(1, "the pool cannot take the request now: %s", frame_get(&f, "reason", "(no reason)"));
     if (frame_is(&f, "status") && strcmp(type, "status") == 0) {
         size_t pos = f.fields;
         const char *line;
@@ -387,6 +470,7 @@ struct run_opts {
     const char *unsupported;/* first option only a new JVM can honour */
     const char *shared_cp;  /* entries a slot may keep loaded across runs (--shared-cp) */
     long wait_ms;
+    long start_timeout_ms;  /* -1: wait_ms + START_TIMEOUT_EXTRA_MS */
 };
 
 static long parse_wait_ms(const char *s, const char *what)
@@ -414,6 +498,14 @@ static int parse_client_options(struct run_opts *o, int argc, char **argv)
             i += 2;
         } else if (strncmp(argv[i], "--wait-ms=", 10) == 0) {
             o->wait_ms = parse_wait_ms(argv[i] + 10, "--wait-ms");
+            i++;
+        } else if (strcmp(argv[i], "--start-timeout-ms") == 0) {
+            if (i + 1 >= argc)
+                die(EXIT_USAGE, "--start-timeout-ms needs a value");
+            o->start_timeout_ms = parse_wait_ms(argv[i + 1], "--start-timeout-ms");
+            i += 2;
+        } else if (strncmp(argv[i], "--start-timeout-ms=", 19) == 0) {
+            o->start_timeout_ms = parse_wait_ms(argv[i] + 19, "--start-timeout-ms");
             i++;
         } else if (strcmp(argv[i], "--shared-cp") == 0) {
             if (i + 1 >= argc)
@@ -488,11 +580,16 @@ static void parse_java_options(struct run_opts *o)
 
 static void parse_run_args(struct run_opts *o, int argc, char **argv)
 {
-    *o = (struct run_opts){ .wait_ms = DEFAULT_WAIT_MS };
+    *o = (struct run_opts){ .wait_ms = DEFAULT_WAIT_MS, .start_timeout_ms = -1 };
     const char *env_wait = getenv("JVMREUSE_WAIT_MS");
     if (env_wait != NULL && *env_wait != '\0')
         o->wait_ms = parse_wait_ms(env_wait, "JVMREUSE_WAIT_MS");
+    const char *env_start = getenv("JVMREUSE_START_TIMEOUT_MS");
+    if (env_start != NULL && *env_start != '\0')
+        o->start_timeout_ms = parse_wait_ms(env_start, "JVMREUSE_START_TIMEOUT_MS");
     int skip = parse_client_options(o, argc, argv);
+    if (o->start_timeout_ms < 0)
+        o->start_timeout_ms = o->wait_ms + START_TIMEOUT_EXTRA_MS;
     o->java_args = argv + skip;
     o->n_java_args = argc - skip;
     parse_java_options(o);
@@ -507,9 +604,23 @@ static void parse_run_args(struct run_opts *o, int argc, char **argv)
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
 
-static struct sigaction saved_action[N_FORWARDED], saved_sigpipe;
-static bool caught[N_FORWARDED];
+/* Signals that would end us without being forwarded: our FIFO directory is removed first. */
+static const int fatal[] = { SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR };
+#define N_FATAL (sizeof fatal / sizeof fatal[0])
+
+static struct sigaction saved_action[N_FORWARDED], saved_fatal[N_FATAL], saved_sigpipe;
+static bool caught[N_FORWARDED], caught_fatal[N_FATAL];
 static int signal_pipe[2] = { -1, -1 };
+
+static void remove_fifo_dir(void);
+
+/* unlink and rmdir are async-signal-safe; then the signal does what it would have done. */
+static void on_fatal_signal(int sig)
+{
+    remove_fifo_dir();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 
 /* Self-pipe: the handler only records the signal; the poll loop sends the frame. */
 static void on_signal(int sig)
@@ -536,6 +647,14 @@ static void install_signals(void)
         if (caught[i])
             sigaction(forwarded[i], &sa, NULL);
     }
+    struct sigaction cleanup = { .sa_handler = on_fatal_signal };
+    sigemptyset(&cleanup.sa_mask);
+    for (size_t i = 0; i < N_FATAL; i++) {
+        sigaction(fatal[i], NULL, &saved_fatal[i]);
+        caught_fatal[i] = saved_fatal[i].sa_handler == SIG_DFL;
+        if (caught_fatal[i])
+            sigaction(fatal[i], &cleanup, NULL);
+    }
     /* A reader of our stdout that went away must not kill us: the program goes on,
        like java's System.out, which only sets its error flag. */
     struct sigaction ign = { .sa_handler = SIG_IGN };
@@ -550,6 +669,9 @@ static void restore_signals(void)
     for (size_t i = 0; i < N_FORWARDED; i++)
         if (caught[i])
             sigaction(forwarded[i], &saved_action[i], NULL);
+    for (size_t i = 0; i < N_FATAL; i++)
+        if (caught_fatal[i])
+            sigaction(fatal[i], &saved_fatal[i], NULL);
     sigaction(SIGPIPE, &saved_sigpipe, NULL);
 }
 
@@ -582,8 +704,6 @@ static void forward_signals(int sock)
 }
 
 /* --------------------------------------------------------------- fallback */
-
-static void remove_fifo_dir(void);
 
 static noreturn void exec_java(const struct run_opts *o)
 {
@@ -678,16 +798,54 @@ static void catch_up_direct_file(int fd)
         lseek(fd, 0, SEEK_END);
 }
 
+/* Also called from a signal handler: system calls only. */
 static void remove_fifo_dir(void)
 {
-    if (fifos.dir == NULL)
+    char *dir = fifos.dir;
+    if (dir == NULL)
         return;
+    fifos.dir = NULL;
     char *paths[] = { fifos.out, fifos.err, fifos.in };
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
         if (paths[i] != NULL)
             unlink(paths[i]);
-    rmdir(fifos.dir);
-    fifos.dir = NULL;
+    rmdir(dir);
+}
+
+/*
+ * A client killed by SIGKILL cannot remove its FIFO directory, so each client sweeps the
+ * socket directory for c<pid>-XXXXXX directories of ours whose client is gone.  Only those
+ * older than STALE_FIFO_DIR_S: a client in another PID namespace looks gone but may be
+ * alive, and by then its slot has long opened the FIFOs (it opens them only before
+ * `started`), so removing the names harms nobody.
+ */
+static void sweep_stale_fifo_dirs(const char *socket_path)
+{
+    char *copy = xasprintf("%s", socket_path);
+    DIR *d = opendir(dirname(copy));
+    free(copy);
+    if (d == NULL)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        int pid, end = 0;
+        struct stat st;
+        if (sscanf(e->d_name, "c%d-%*6[A-Za-z0-9]%n", &pid, &end) != 1 || end == 0 || e->d_name[end] != '\0'
+            || pid <= 0 || (kill(pid, 0) == 0 || errno != ESRCH)
+            || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode)
+            || st.st_uid != geteuid() || now - st.st_mtime < STALE_FIFO_DIR_S)
+            continue;
+        int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0)
+            continue;
+        static const char *const names[] = { "out", "err", "in" };
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            unlinkat(sub, names[i], 0);
+        close(sub);
+        unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
 }
 
 static char *make_fifo(const char *name)
@@ -712,8 +870,9 @@ static void choose_direct_streams(bool pass_stdin)
 
 /*
  * Creates <socket dir>/c<pid>-XXXXXX with the FIFOs of the streams that are relayed (none when
- * all go direct).  The socket's directory is private to the pool's owner, who is us.  Returns
- * NULL on success, else why it failed.
+ * all go direct).  The socket's directory was verified to be ours and private; mkdtemp makes a
+ * new directory (mode 0700) and mkfifo fails on any name that already exists.  Returns NULL on
+ * success, else why it failed.
  */
 static char *make_fifo_dir(const char *socket_path, bool pass_stdin)
 {
@@ -737,9 +896,12 @@ static char *make_fifo_dir(const char *socket_path, bool pass_stdin)
    see EAGAIN, never end of file, however often the slot opens and closes its end. */
 static int open_fifo(const char *path)
 {
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         die(1, "cannot open %s: %s", path, strerror(errno));
+    if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode) || st.st_uid != geteuid())
+        die(1, "%s is not the FIFO we made", path);
     return fd;
 }
 
@@ -964,9 +1126,33 @@ static void handle_run_reply(const struct frame *f, const struct run_opts *o, bo
 
 enum { P_SOCK, P_SIGNAL, P_OUT, P_ERR, P_IN, P_COUNT };
 
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The connection ended (or broke) without an `exit`.  Before `started` nothing ran, so a new
+   JVM runs the program; after it, the program's outcome is unknown and we must not guess. */
+static noreturn void connection_lost(int sock, const struct run_opts *o, bool started, const char *why)
+{
+    if (!started) {
+        close(sock);
+        fallback(o, xasprintf("the pool closed the connection before the run started (%s)", why));
+    }
+    relay_drain(&relay_out);
+    relay_drain(&relay_err);
+    catch_up_direct_file(STDOUT_FILENO);
+    catch_up_direct_file(STDERR_FILENO);
+    die(1, "lost the connection to the pool during the run (%s): its manager ended or failed; "
+           "the program's outcome is unknown", why);
+}
+
 static noreturn void run_loop(int sock, const struct run_opts *o)
 {
     bool started = false;
+    long start_deadline = now_ms() + o->start_timeout_ms;
     struct pollfd p[P_COUNT] = {
         [P_SOCK] = { .fd = sock, .events = POLLIN },
         [P_SIGNAL] = { .fd = signal_pipe[0], .events = POLLIN },
@@ -977,7 +1163,17 @@ static noreturn void run_loop(int sock, const struct run_opts *o)
         relay_arm(&relay_err, &p[P_ERR], true);
         relay_arm(&relay_in, &p[P_IN], stdin_now);
         bool recheck = started && !stdin_now && !relay_in.eof && relay_in.dst >= 0;
-        if (poll(p, P_COUNT, recheck ? BACKGROUND_RECHECK_MS : -1) < 0) {
+        long timeout = recheck ? BACKGROUND_RECHECK_MS : -1;
+        if (!started) {
+            long left = start_deadline - now_ms();
+            if (left <= 0) {
+                /* Closing the connection ends the run on the manager's side, should it start now. */
+                close(sock);
+                fallback(o, xasprintf("the pool did not start the run within %ld ms", o->start_timeout_ms));
+            }
+            timeout = left;
+        }
+        if (poll(p, P_COUNT, (int)(timeout > INT_MAX ? INT_MAX : timeout)) < 0) {
             if (errno == EINTR)
                 continue;
             die(1, "poll: %s", strerror(errno));
@@ -993,9 +1189,9 @@ static noreturn void run_loop(int sock, const struct run_opts *o)
             const char *problem;
             int r = read_frame(sock, &f, &problem);
             if (r == FRAME_EOF)
-                die(1, "lost connection to the pool during the run");
+                connection_lost(sock, o, started, "end of file");
             if (r == FRAME_BAD)
-                die(1, "bad message from the pool: %s", problem);
+                connection_lost(sock, o, started, problem);
             handle_run_reply(&f, o, &started);
             free(f.data);
         }
@@ -1035,11 +1231,11 @@ static noreturn void cmd_run(const char *socket_path, int argc, char **argv)
     char *cp = absolute_class_path(given_cp && *given_cp ? given_cp : ".", cwd);
     char *shared_cp = o.shared_cp && *o.shared_cp ? absolute_class_path(o.shared_cp, cwd) : NULL;
 
-    int sock = connect_pool(socket_path);
+    char *problem;
+    bool loud;
+    int sock = connect_pool(socket_path, &problem, &loud);
     if (sock < 0) {
-        int err = errno;
-        char *problem = connect_problem(socket_path, err);
-        if (!other_user_error(err))
+        if (!loud)
             fallback(&o, problem);
         say("%s; starting a new JVM", problem);    /* said even without -v: a misconfiguration */
         exec_java(&o);
@@ -1047,6 +1243,7 @@ static noreturn void cmd_run(const char *socket_path, int argc, char **argv)
 
     install_signals();
     atexit(remove_fifo_dir);
+    sweep_stale_fifo_dirs(socket_path);
     bool pass_stdin = !stdin_is_dev_null();
     choose_direct_streams(pass_stdin);
     char *fifo_problem = make_fifo_dir(socket_path, pass_stdin);

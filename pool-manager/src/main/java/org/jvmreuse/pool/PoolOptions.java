@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jvmreuse.pool.manager.PrivateDirectory;
 
 /** Command-line options of a pool process; every rank of one mpirun gets the same ones. */
 public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, long threadStopMillis,
@@ -141,8 +142,14 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 .replace("%n", Integer.toString(poolIndex + 1));
     }
 
+    /** The log directory; the default one is in the socket's directory, which is checked (and made) first. */
     public Path logDir(Path socket, String host, int poolIndex) {
         if (logDirTemplate == null) {
+            try {
+                PrivateDirectory.prepare(socket.getParent());
+            } catch (IOException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
             return socket.getParent().resolve("logs");
         }
         return Path.of(fill(logDirTemplate, host, poolIndex));

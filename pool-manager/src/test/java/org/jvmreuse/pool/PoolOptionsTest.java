@@ -4,18 +4,47 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PoolOptionsTest {
+    @TempDir
+    Path tmp;
+
     @Test
     void fillsSocketAndLogTemplates() {
-        PoolOptions options = PoolOptions.parse(new String[] {"--socket", "/s/%h/pool-%i.sock", "--warmup-runs", "0"});
-        assertEquals(Path.of("/s/node7/pool-3.sock"), options.socketPath("node7", 3, true));
-        assertEquals(Path.of("/s/node7/logs"), options.logDir(options.socketPath("node7", 3, true), "node7", 3));
+        PoolOptions options = PoolOptions.parse(new String[] {"--socket", tmp + "/%h/pool-%i.sock", "--warmup-runs", "0"});
+        assertEquals(tmp.resolve("node7/pool-3.sock"), options.socketPath("node7", 3, true));
+        assertEquals(tmp.resolve("node7/logs"), options.logDir(options.socketPath("node7", 3, true), "node7", 3));
         assertEquals(0, options.warmupRuns());
         assertEquals(Path.of("/tmp/jvmreuse-" + PoolOptions.currentUid() + "/pool-2.sock"),
                 PoolOptions.parse(new String[0]).socketPath("h", 2, true));
+    }
+
+    /** The default logs live in the socket's directory, so it is made private, or refused, before any log is written. */
+    @Test
+    void theDefaultLogDirectoryIsCheckedBeforeUse() throws Exception {
+        PoolOptions options = PoolOptions.parse(new String[] {"--socket", tmp + "/%h/pool.sock"});
+        Path victim = Files.createDirectory(tmp.resolve("victim"));
+        Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createSymbolicLink(tmp.resolve("linked"), victim);
+        Path theirs = Files.createDirectory(tmp.resolve("theirs"));
+        Files.setAttribute(theirs, "unix:uid", 65534);
+        Files.setPosixFilePermissions(theirs, PosixFilePermissions.fromString("rwx------"));
+
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> options.logDir(options.socketPath("linked", 0, false),
+                "linked", 0)).getMessage().contains("is a symbolic link"));
+        assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(victim)), "victim chmodded");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> options.logDir(options.socketPath("theirs", 0, false),
+                "theirs", 0)).getMessage().contains("belongs to uid 65534"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> options.logDir(options.socketPath("victim", 0, false),
+                "victim", 0)).getMessage().contains("has mode rwxr-xr-x"));
+
+        options.logDir(options.socketPath("fresh", 0, false), "fresh", 0);
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("fresh"))));
     }
 
     @Test

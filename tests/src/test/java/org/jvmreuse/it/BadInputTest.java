@@ -124,28 +124,44 @@ class BadInputTest extends OneSlotPoolTest {
         Pool.Result denied = Pool.exec(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
                 Pool.CLIENT.toString(), "--socket", pool.socket.toString(), "status"), Map.of(), Path.of("/tmp"), 30);
         assertEquals(1, denied.code(), denied.toString());
-        assertTrue(denied.err().contains(pool.socket.toString()), denied.err());
-        // Layer 2: even with the directory opened up, the manager checks the peer's credentials.
+        assertTrue(denied.err().contains(pool.socket.getParent() + " belongs to uid 0, not to us (uid 65534)"), denied.err());
+        // Layer 2: even with the directory opened up, and a client that does not check it (the
+        // real one refuses a directory that is not its own), the manager checks the peer's uid.
         Path dir = pool.socket.getParent();
+        String before = pool.status(); // our own client refuses the directory while it is opened up
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
         Files.setPosixFilePermissions(pool.socket, PosixFilePermissions.fromString("rw-rw-rw-"));
         try {
-            Pool.Result refused = Pool.exec(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                    Pool.CLIENT.toString(), "--socket", pool.socket.toString(), "status"), Map.of(), Path.of("/tmp"), 30);
-            assertTrue(refused.code() != 0, refused.toString());
-            assertTrue(refused.err().contains("user nobody may not use this pool: it runs programs only for its owner, root"),
-                    refused.err());
-            assertEquals("", refused.out());
+            Path source = Files.createTempFile(Path.of("/tmp"), "RawStatus", ".java");
+            Files.writeString(source, String.join("\n",
+                    "import java.net.*; import java.nio.*; import java.nio.channels.*;",
+                    "public class RawStatus {",
+                    "    public static void main(String[] args) throws Exception {",
+                    "        SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(args[0]));",
+                    "        c.write(ByteBuffer.allocate(11).putInt(7).put(\"status\\0\".getBytes()).flip());",
+                    "        java.io.DataInputStream in = new java.io.DataInputStream(Channels.newInputStream(c));",
+                    "        System.out.println(new String(in.readNBytes(in.readInt())).replace('\\0', '|'));",
+                    "    }",
+                    "}"));
+            Files.setPosixFilePermissions(source, PosixFilePermissions.fromString("rw-r--r--"));
+            Pool.Result refused;
+            try {
+                refused = Pool.exec(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                        Jdks.DEFAULT, source.toString(), pool.socket.toString()), Map.of(), Path.of("/tmp"), 60);
+            } finally {
+                Files.delete(source);
+            }
+            assertEquals("error|message=user nobody may not use this pool: it runs programs only for its owner, root (uid 0)|\n",
+                    refused.out(), refused.toString());
             // A run from another user never reaches a slot: it is refused or runs in the user's own new JVM.
-            String before = pool.status();
             Pool.Result run = Pool.exec(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
                     Pool.CLIENT.toString(), "--socket", pool.socket.toString(), "run", "-cp", Pool.PROGRAMS,
                     "org.jvmreuse.it.programs.StaticCounter"), Map.of(), Path.of("/tmp"), 60);
             assertTrue(!run.err().contains("running in slot"), run.toString());
-            assertEquals(runsCompleted(before), runsCompleted(pool.status()), "no run reached the pool");
         } finally {
             Files.setPosixFilePermissions(pool.socket, PosixFilePermissions.fromString("rw-------"));
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
         }
+        assertEquals(runsCompleted(before), runsCompleted(pool.status()), "no run reached the pool");
     }
 }

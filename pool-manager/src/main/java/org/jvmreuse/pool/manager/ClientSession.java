@@ -4,10 +4,20 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.PoolOptions;
 import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.protocol.FrameChannel;
 import org.jvmreuse.pool.protocol.ProtocolException;
@@ -22,24 +32,59 @@ import org.jvmreuse.pool.protocol.RunSpec;
 final class ClientSession {
     private static final long DEFAULT_WAIT_MILLIS = 30_000;
 
+    /** The signals a client may forward (docs/protocol.md); any other number could forge an exit status. */
+    private static final Set<Integer> FORWARDED_SIGNALS = Set.of(1, 2, 3, 9, 15);
+
     private final FrameChannel channel;
     private final PoolManager manager;
     private volatile boolean answered;
+    /** Set by whichever comes first: the request, or its deadline. */
+    private final AtomicBoolean requestSettled = new AtomicBoolean();
 
     ClientSession(SocketChannel channel, PoolManager manager) {
         this.channel = new FrameChannel(channel);
         this.manager = manager;
     }
 
-    void serve() {
+    /** Serves the connection; unless its request is complete within {@code requestMillis}, it is answered {@code fallback}. */
+    void serve(ScheduledExecutorService deadlines, long requestMillis) {
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> expire(requestMillis), requestMillis, TimeUnit.MILLISECONDS);
+        Frame request;
         try {
             String refusal = checkPeer();
             if (refusal != null) {
-                PoolLog.get().warn("refused a control connection: " + refusal);
-                send(new Frame("error").add("message", refusal), true);
+                if (settle(deadline)) {
+                    PoolLog.get().warn("refused a control connection: " + refusal);
+                    send(new Frame("error").add("message", refusal), true);
+                }
                 return;
             }
-            Frame request = channel.read();
+            request = channel.read();
+        } catch (ProtocolException e) {
+            if (settle(deadline)) {
+                refuse(e.getMessage());
+            }
+            return;
+        } catch (IOException e) {
+            if (settle(deadline) && !(e instanceof EOFException)) {
+                PoolLog.get().warn("control connection failed: " + e);
+            }
+            channel.close();
+            return;
+        }
+        if (settle(deadline)) {
+            handle(request);
+        }
+    }
+
+    /** True for whichever of the request and its deadline comes first. */
+    private boolean settle(ScheduledFuture<?> deadline) {
+        deadline.cancel(false);
+        return requestSettled.compareAndSet(false, true);
+    }
+
+    private void handle(Frame request) {
+        try {
             switch (request.type()) {
                 case "run" -> serveRun(request);
                 case "status" -> sendLines(manager.status());
@@ -61,19 +106,27 @@ final class ClientSession {
             }
         } catch (ProtocolException e) {
             refuse(e.getMessage());
-        } catch (EOFException e) {
-            channel.close();
         } catch (IOException e) {
             PoolLog.get().warn("control connection failed: " + e);
             channel.close();
         }
     }
 
+    /** The request did not arrive in time: the client (stopped, or hostile) gets a new JVM and the thread goes free. */
+    private void expire(long requestMillis) {
+        if (requestSettled.compareAndSet(false, true)) {
+            PoolLog.get().warn("a control connection sent no complete request within " + requestMillis + " ms; closed");
+            fallback("the request did not arrive within " + requestMillis + " ms");
+        }
+    }
+
+    /** Compared by uid (principals of one uid are equal), never by name: two names can share a uid. */
     private String checkPeer() throws IOException {
         UnixDomainPrincipal peer = channel.channel().getOption(ExtendedSocketOptions.SO_PEERCRED);
-        String owner = System.getProperty("user.name");
-        if (!peer.user().getName().equals(owner)) {
-            return "user " + peer.user().getName() + " may not use this pool: it runs programs only for its owner, " + owner;
+        UserPrincipal owner = Files.getOwner(Path.of("/proc/self"));
+        if (!peer.user().equals(owner)) {
+            return "user " + peer.user().getName() + " may not use this pool: it runs programs only for its owner, "
+                    + owner.getName() + " (uid " + PoolOptions.currentUid() + ")";
         }
         return null;
     }
@@ -97,14 +150,26 @@ final class ClientSession {
                 return;
             }
             if ("signal".equals(frame.type())) {
-                try {
-                    manager.signal(run, Integer.parseInt(frame.require("sig")));
-                } catch (NumberFormatException e) {
-                    PoolLog.get().warn("ignoring signal frame with a bad number: " + frame.get("sig"));
+                Integer sig = forwardedSignal(frame.get("sig"));
+                if (sig != null) {
+                    manager.signal(run, sig);
+                } else {
+                    PoolLog.get().warn("ignoring a signal frame with sig=" + frame.get("sig") + ": only "
+                            + new TreeSet<>(FORWARDED_SIGNALS) + " are forwarded");
                 }
             } else {
                 PoolLog.get().warn("ignoring '" + frame.type() + "' sent during a run");
             }
+        }
+    }
+
+    /** The signal number, if it is one the protocol forwards; else null. */
+    private static Integer forwardedSignal(String text) {
+        try {
+            int sig = Integer.parseInt(text == null ? "" : text);
+            return FORWARDED_SIGNALS.contains(sig) ? sig : null;
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 

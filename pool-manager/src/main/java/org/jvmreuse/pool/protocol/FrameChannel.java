@@ -7,6 +7,7 @@ import java.nio.channels.SocketChannel;
 
 /** Reads and writes length-prefixed frames on a blocking socket channel. */
 public final class FrameChannel implements AutoCloseable {
+    private static final int FIRST_CHUNK = 8 * 1024;
     private final SocketChannel channel;
     private final Object writeLock = new Object();
 
@@ -29,9 +30,24 @@ public final class FrameChannel implements AutoCloseable {
             throw new ProtocolException("frame length " + Integer.toUnsignedString(length)
                     + " is outside 1.." + Frame.MAX_PAYLOAD + " bytes");
         }
-        ByteBuffer payload = ByteBuffer.allocate(length);
-        fill(payload, false);
-        return Frame.decode(payload.array());
+        return Frame.decode(readPayload(length));
+    }
+
+    /**
+     * The header's length is only a claim: the buffer grows with the bytes that actually
+     * arrive (doubling from {@link #FIRST_CHUNK}), so connections that send a large length
+     * and then little or nothing hold little memory.
+     */
+    private byte[] readPayload(int length) throws IOException {
+        ByteBuffer payload = ByteBuffer.allocate(Math.min(length, FIRST_CHUNK));
+        while (true) {
+            fill(payload, false);
+            if (payload.capacity() == length) {
+                return payload.array();
+            }
+            ByteBuffer larger = ByteBuffer.allocate((int) Math.min(length, 2L * payload.capacity()));
+            payload = larger.put(payload.flip());
+        }
     }
 
     private boolean fill(ByteBuffer buffer, boolean eofAllowedAtStart) throws IOException {

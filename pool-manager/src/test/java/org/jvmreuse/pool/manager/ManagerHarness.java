@@ -32,10 +32,11 @@ import org.jvmreuse.pool.service.ServicePort;
  */
 final class ManagerHarness implements AutoCloseable {
     static final int MANAGER_RANK = 0;
-    private static final Set<String> POOL_THREAD_NAMES = Set.of("control-accept", "control-client", "manager-timer");
+    private static final Set<String> POOL_THREAD_NAMES = Set.of("control-accept", "control-client", "control-deadline", "manager-timer");
 
     final List<InProcessMpi> world;
     final ServicePort port;
+    final PoolManager manager;
     private final Path dir;
     private final Path socket;
     private final Path log;
@@ -58,7 +59,7 @@ final class ManagerHarness implements AutoCloseable {
         transport = new MpiTransport(world.get(MANAGER_RANK), doorbells);
         port = new ServicePort(transport, MANAGER_RANK); // as PoolMain does on every rank
         List<Integer> slotRanks = IntStream.rangeClosed(1, slotCount).boxed().toList();
-        PoolManager manager = new PoolManager(new PoolTopology(0, "node0", MANAGER_RANK, slotRanks, false), socket,
+        manager = new PoolManager(new PoolTopology(0, "node0", MANAGER_RANK, slotRanks, false), socket,
                 transport, doorbells);
         thread = new Thread(() -> {
             try {
