@@ -85,23 +85,23 @@ class TaskFailureTest {
     }
 
     /**
-     * The slots have a heap of 512m (the cluster's default); a task with -Xmx800m that fills
-     * 600 MB of it would run out of memory in a slot. It takes the stock path and succeeds, and
+     * The slots have a heap of 512m (the cluster's default); a task with -Xmx900m that fills
+     * 560 MB of it would run out of memory in a slot. It takes the stock path and succeeds, and
      * the NodeManager log says why.
      */
     @Test
     void aTaskWithAHeapAboveTheSlotHeapRunsInItsOwnJvm() throws Exception {
         long before = cluster.pooledRuns();
         List<String> args = new ArrayList<>(JobJars.main("FlakyJob"));
-        args.addAll(List.of("-Dflaky.mode=none", "-Dflaky.hold-mb=600", "-Dmapreduce.map.java.opts=-Xmx800m",
-                "-Dmapreduce.map.memory.mb=1024", "-Dmapreduce.map.maxattempts=1", input.toString(),
+        args.addAll(List.of("-Dflaky.mode=none", "-Dflaky.hold-mb=560", "-Dmapreduce.map.java.opts=-Xmx900m",
+                "-Dmapreduce.task.io.sort.mb=10", "-Dmapreduce.map.memory.mb=1024", "-Dmapreduce.map.maxattempts=1", input.toString(),
                 cluster.dir.resolve("data/big-heap").toString()));
         Job job = cluster.job(jar, args);
         assertTrue(job.succeeded(), "the task with the larger heap failed:\n" + job);
-        assertEquals(2, output(cluster.dir.resolve("data/big-heap")).split("held 600 MB", -1).length - 1);
+        assertEquals(2, output(cluster.dir.resolve("data/big-heap")).split("held 560 MB", -1).length - 1);
         assertEquals(0, cluster.pooledRuns() - before, "its maps ran in slots");
         String nmLog = Files.readString(cluster.dir.resolve("logs/nodemanager1.log"));
-        assertTrue(nmLog.contains("stock launch (its heap -Xmx800m is above the slot heap of 512 MB)"), "no reason logged");
+        assertTrue(nmLog.contains("stock launch (its heap -Xmx900m is above the slot heap of 512 MB)"), "no reason logged");
         assertHealthySlots();
     }
 
