@@ -427,6 +427,7 @@ _jvmreuse_cluster_write_nm_conf() {
             "yarn.nodemanager.container-executor.class=$JVMREUSE_EXECUTOR_CLASS"
             "jvmreuse.pool.socket=$d/pool$i/pool.sock"
             "jvmreuse.pool.client=$JVMREUSE_CLIENT"
+            "jvmreuse.pool.slot-heap=$JVMREUSE_SLOT_HEAP"
         )
     fi
     _jvmreuse_xml "$nm/conf/yarn-site.xml" "${JVMREUSE_PROPS[@]}"

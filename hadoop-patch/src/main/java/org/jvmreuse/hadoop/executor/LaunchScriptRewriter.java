@@ -27,6 +27,12 @@ final class LaunchScriptRewriter {
                 + " -cp \\\"\\$CLASSPATH:" + settings.patchJar + "\\\"";
     }
 
+    /** The JVM options of the task a script launches (the words before its main class), or null. */
+    static String jvmOptions(String script) {
+        Matcher m = JAVA_EXEC.matcher(script);
+        return m.find() ? m.group(1).substring(0, m.group(1).indexOf(" " + TASK_MAIN + " ")) : null;
+    }
+
     /** The rewritten script, or null when it does not launch a MapReduce task. */
     String rewrite(String script) {
         Matcher m = JAVA_EXEC.matcher(script);

@@ -24,8 +24,9 @@ import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Cont
  * exit code comes back the same way. Everything else takes the stock path unchanged: containers
  * that are not tasks (the MRAppMaster), other users' containers (a slot is reused only for the
  * pool owner), jobs that opt out with {@code JVMREUSE_POOL=off} in the task environment, and a
- * node without pool settings. When the pool is down or busy the client itself starts the task's
- * own JVM, so a job never fails because of the pool.
+ * node without pool settings, and tasks that ask for more memory than a slot gives
+ * ({@link SlotFit}). When the pool is down or busy the client itself starts the task's own JVM,
+ * so a job never fails because of the pool.
  */
 public class PoolContainerExecutor extends DefaultContainerExecutor {
     private static final Log LOG = LogFactory.getLog(PoolContainerExecutor.class);
@@ -34,17 +35,20 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
 
     private PoolSettings settings;
     private LaunchScriptRewriter rewriter;
+    private SlotFit fit;
 
     @Override
     public void setConf(Configuration conf) {
         super.setConf(conf);
         settings = PoolSettings.from(conf);
         rewriter = new LaunchScriptRewriter(settings);
+        fit = new SlotFit(settings.slotHeapBytes, settings.slotMemoryMb, defaultHeapBytes());
         if (settings.disabledBecause != null) {
             LOG.warn("JVM pool not used, every container takes the stock launch path: " + settings.disabledBecause);
         } else {
             LOG.info("MapReduce tasks run in the JVM pool at " + settings.socket + " (client " + settings.client
-                    + ", wait " + settings.waitMillis + " ms for a slot)");
+                    + ", wait " + settings.waitMillis + " ms for a slot; tasks up to a heap of " + (settings.slotHeapBytes >> 20)
+                    + " MB and a container of " + settings.slotMemoryMb + " MB)");
         }
     }
 
@@ -58,10 +62,14 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
         String stockReason = stockReason(container, userName);
         if (stockReason == null) {
             java.nio.file.Path original = java.nio.file.Path.of(nmPrivateContainerScriptPath.toUri().getPath());
-            String rewritten = rewriter.rewrite(Files.readString(original, StandardCharsets.UTF_8));
+            String stock = Files.readString(original, StandardCharsets.UTF_8);
+            String rewritten = rewriter.rewrite(stock);
             if (rewritten == null) {
                 stockReason = "not a MapReduce task";
             } else {
+                stockReason = fit.stockReason(LaunchScriptRewriter.jvmOptions(stock), container.getResource().getMemory());
+            }
+            if (stockReason == null) {
                 pooledScript = original.resolveSibling(original.getFileName() + ".pool");
                 Files.writeString(pooledScript, rewritten, StandardCharsets.UTF_8);
                 script = new Path(pooledScript.toUri());
@@ -105,6 +113,12 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
         } catch (Shell.ExitCodeException e) {
             return false;
         }
+    }
+
+    /** The heap a JVM started here without -Xmx gets: a quarter of the node's memory. */
+    private static long defaultHeapBytes() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean node ? node.getTotalMemorySize() / 4 : Long.MAX_VALUE;
     }
 
     /** Why this container must take the stock path, or null if the pool may take it. */

@@ -11,17 +11,25 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
  * The NodeManager's pool settings (yarn-site.xml), read once when the executor is configured.
- * Without a socket and a client, every container takes Hadoop's stock launch path.
+ * Without a socket, a client and the slots' heap, every container takes Hadoop's stock launch
+ * path.
  */
 final class PoolSettings {
     static final String SOCKET = "jvmreuse.pool.socket";
     static final String CLIENT = "jvmreuse.pool.client";
     static final String WAIT_MS = "jvmreuse.pool.wait-ms";
     static final long DEFAULT_WAIT_MS = 2000;
+    /** The pool's slot heap ({@code -Xmx} of its JVMs, same syntax): what a pooled task's heap is. */
+    static final String SLOT_HEAP = "jvmreuse.pool.slot-heap";
+    /** The largest container a slot stands for, in MB; default twice the slot heap. */
+    static final String SLOT_MEMORY_MB = "jvmreuse.pool.slot-memory-mb";
 
     final String socket;
     final String client;
     final long waitMillis;
+    /** The slot heap in bytes (-1: not set or not readable). */
+    final long slotHeapBytes;
+    final long slotMemoryMb;
     /** Hadoop's jars (the application class path) plus this jar: kept loaded in the slots. */
     final List<String> sharedClassPath;
     /** This jar, which the slots need for the per-task reset of Hadoop's statics. */
@@ -29,10 +37,13 @@ final class PoolSettings {
     /** Why pooling is off, or null. */
     final String disabledBecause;
 
-    PoolSettings(String socket, String client, long waitMillis, List<String> applicationJars, String patchJar) {
+    PoolSettings(String socket, String client, long waitMillis, String slotHeap, long slotMemoryMb,
+                 List<String> applicationJars, String patchJar) {
         this.socket = socket;
         this.client = client;
         this.waitMillis = waitMillis;
+        this.slotHeapBytes = SlotFit.parseSize(slotHeap);
+        this.slotMemoryMb = slotMemoryMb > 0 ? slotMemoryMb : 2 * (slotHeapBytes >> 20);
         this.patchJar = patchJar;
         List<String> shared = new ArrayList<>(applicationJars);
         if (patchJar != null) {
@@ -44,7 +55,7 @@ final class PoolSettings {
 
     static PoolSettings from(Configuration conf) {
         return new PoolSettings(conf.getTrimmed(SOCKET, ""), conf.getTrimmed(CLIENT, ""),
-                conf.getLong(WAIT_MS, DEFAULT_WAIT_MS),
+                conf.getLong(WAIT_MS, DEFAULT_WAIT_MS), conf.getTrimmed(SLOT_HEAP, ""), conf.getLong(SLOT_MEMORY_MB, 0),
                 applicationJars(conf.getTrimmedStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
                         YarnConfiguration.DEFAULT_YARN_APPLICATION_CLASSPATH)),
                 ownJar());
@@ -59,6 +70,10 @@ final class PoolSettings {
         }
         if (patchJar == null) {
             return "the executor was not loaded from a jar, so slots cannot load its task reset";
+        }
+        if (slotHeapBytes <= 0) {
+            return SLOT_HEAP + " (the slots' -Xmx, e.g. 512m) is not set or not a size, so no task can be"
+                    + " checked against it";
         }
         if (waitMillis < 0) {
             return WAIT_MS + " must be >= 0, got " + waitMillis;

@@ -35,7 +35,7 @@ class LaunchScriptRewriterTest {
     }
 
     private PoolSettings settings(Path client) {
-        return new PoolSettings(dir.resolve("pool/pool.sock").toString(), client.toString(), 1500,
+        return new PoolSettings(dir.resolve("pool/pool.sock").toString(), client.toString(), 1500, "512m", 0,
                 List.of("/opt/hadoop/lib/*"), "/opt/jvmreuse/hadoop-patch.jar");
     }
 
@@ -72,6 +72,14 @@ class LaunchScriptRewriterTest {
     }
 
     @Test
+    void theTaskJvmOptionsAreTheWordsBeforeItsMainClass() {
+        assertEquals("-Djava.net.preferIPv4Stack=true -Dhadoop.metrics.log.level=WARN  -Xmx200m -Djava.io.tmpdir=$PWD/tmp "
+                + "-Dlog4j.configuration=container-log4j.properties -Dyarn.app.container.log.dir=" + dir.resolve("logs")
+                + " -Dyarn.app.container.log.filesize=0 -Dhadoop.root.logger=INFO,CLA",
+                LaunchScriptRewriter.jvmOptions(stockScript(TASK_COMMAND)));
+    }
+
+    @Test
     void applicationMasterScriptIsLeftAlone() {
         String am = TASK_COMMAND.replace("org.apache.hadoop.mapred.YarnChild 127.0.0.1 41234 attempt_1_0001_m_000000_0 2",
                 "org.apache.hadoop.mapreduce.v2.app.MRAppMaster");
@@ -89,12 +97,19 @@ class LaunchScriptRewriterTest {
 
     @Test
     void settingsRefuseWhatTheScriptCannotQuoteOrRun() {
-        assertNotNull(new PoolSettings("", "/bin/true", 0, List.of(), "/x.jar").disabledBecause);
-        assertNotNull(new PoolSettings("/tmp/p.sock", new File(dir.toFile(), "missing").toString(), 0, List.of(),
+        assertNotNull(new PoolSettings("", "/bin/true", 0, "512m", 0, List.of(), "/x.jar").disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/p.sock", new File(dir.toFile(), "missing").toString(), 0, "512m", 0, List.of(),
                 "/x.jar").disabledBecause);
-        assertNotNull(new PoolSettings("/tmp/it's.sock", "/bin/true", 0, List.of(), "/x.jar").disabledBecause);
-        assertNotNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, List.of("/opt/$X/*"), "/x.jar").disabledBecause);
-        assertNotNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, List.of(), null).disabledBecause);
-        assertNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, List.of("/opt/lib/*"), "/x.jar").disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/it's.sock", "/bin/true", 0, "512m", 0, List.of(), "/x.jar").disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, "512m", 0, List.of("/opt/$X/*"), "/x.jar").disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, "512m", 0, List.of(), null).disabledBecause);
+        assertNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, "512m", 0, List.of("/opt/lib/*"), "/x.jar").disabledBecause);
+        PoolSettings noHeap = new PoolSettings("/tmp/p.sock", "/bin/true", 0, "", 0, List.of("/opt/lib/*"), "/x.jar");
+        assertTrue(noHeap.disabledBecause.contains("jvmreuse.pool.slot-heap"), noHeap.disabledBecause);
+        assertNotNull(new PoolSettings("/tmp/p.sock", "/bin/true", 0, "lots", 0, List.of("/opt/lib/*"), "/x.jar").disabledBecause);
+        PoolSettings heap = new PoolSettings("/tmp/p.sock", "/bin/true", 0, "1g", 0, List.of("/opt/lib/*"), "/x.jar");
+        assertEquals(1L << 30, heap.slotHeapBytes);
+        assertEquals(2048, heap.slotMemoryMb, "twice the heap unless set");
+        assertEquals(700, new PoolSettings("/tmp/p.sock", "/bin/true", 0, "1g", 700, List.of(), "/x.jar").slotMemoryMb);
     }
 }

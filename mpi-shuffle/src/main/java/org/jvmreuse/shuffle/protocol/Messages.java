@@ -19,6 +19,8 @@ public final class Messages {
     public static final byte READ = 1;
     public static final byte DATA = 2;
     public static final byte FAILURE = 3;
+    public static final byte PING = 4;
+    public static final byte ALIVE = 5;
 
     private Messages() {
     }
@@ -103,20 +105,52 @@ public final class Messages {
         }
     }
 
-    /** Why a read cannot be served; the reducer reports a fetch failure for that map output. */
-    public record Failure(long requestId, String reason) {
+    /**
+     * Why a read cannot be served. {@code unavailable}: the Shuffle Manager itself cannot serve
+     * anything (it is stopping), so the reducer takes that host's outputs over HTTP; otherwise it
+     * reports a fetch failure for that map output.
+     */
+    public record Failure(long requestId, String reason, boolean unavailable) {
+        public Failure(long requestId, String reason) {
+            this(requestId, reason, false);
+        }
+
         public ByteBuffer encode() {
             return build(out -> {
                 out.writeByte(FAILURE);
                 out.writeLong(requestId);
                 out.writeUTF(reason.length() > 2000 ? reason.substring(0, 2000) : reason);
+                out.writeBoolean(unavailable);
             });
         }
     }
 
     /**
-     * A decoded message (bytes 0 to the limit of {@code payload}): a {@link Read}, {@link Data}
-     * or {@link Failure}. A DATA message keeps {@code payload}; the others are copied out of it.
+     * A liveness check of a Shuffle Manager, sent by a reducer whose reads are late; the server
+     * answers at once with {@link Alive} (on its communication thread, ahead of queued reads).
+     */
+    public record Ping(long requestId) {
+        public ByteBuffer encode() {
+            return build(out -> {
+                out.writeByte(PING);
+                out.writeLong(requestId);
+            });
+        }
+    }
+
+    /** The answer to a {@link Ping}: the Shuffle Manager is there and still serving. */
+    public record Alive(long requestId) {
+        public ByteBuffer encode() {
+            return build(out -> {
+                out.writeByte(ALIVE);
+                out.writeLong(requestId);
+            });
+        }
+    }
+
+    /**
+     * A decoded message (bytes 0 to the limit of {@code payload}): a {@link Read}, {@link Data},
+     * {@link Failure}, {@link Ping} or {@link Alive}. A DATA message keeps {@code payload}; the others are copied out of it.
      */
     public static Object decode(ByteBuffer payload) throws IOException {
         if (payload.limit() == 0) {
@@ -131,7 +165,9 @@ public final class Messages {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         return switch (kind) {
             case READ -> Read.decode(in);
-            case FAILURE -> new Failure(in.readLong(), in.readUTF());
+            case FAILURE -> new Failure(in.readLong(), in.readUTF(), in.readBoolean());
+            case PING -> new Ping(in.readLong());
+            case ALIVE -> new Alive(in.readLong());
             default -> throw new IOException("unknown MPI shuffle message kind " + kind);
         };
     }

@@ -83,7 +83,7 @@ public final class FetchBench {
                     long got = 0;
                     Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk);
                     int window = mode == Messages.Mode.BLOCKING ? 1 : 4;
-                    try (InputStream in = new SegmentStream(link, server, read, window, 60_000, bytes).open()) {
+                    try (InputStream in = new SegmentStream(link, server, read, window, 60_000, 3000, bytes).open()) {
                         for (int n; (n = in.read(sink)) > 0; ) {
                             got += n;
                         }

@@ -40,6 +40,7 @@ final class MpiCopier<K, V> implements HostCopier {
     private final Counters.Counter ioErrors;
     private final Counters.Counter mpiMaps;
     private final Counters.Counter mpiBytes;
+    private final Counters.Counter lostServers;
     /** The length of the segment copied last: how many chunks to ask for at once for the next. */
     private long lastSegmentLength;
     /** The next map output of the host being copied, already asked for. */
@@ -60,21 +61,28 @@ final class MpiCopier<K, V> implements HostCopier {
         this.ioErrors = reporter.getCounter(SHUFFLE_ERRORS, "IO_ERROR");
         this.mpiMaps = reporter.getCounter(COUNTERS, "MPI_MAPS");
         this.mpiBytes = reporter.getCounter(COUNTERS, "MPI_BYTES");
+        this.lostServers = reporter.getCounter(COUNTERS, "LOST_SHUFFLE_MANAGERS");
     }
 
-    /** What became of one map output. */
-    private enum Outcome { COPIED, FAILED, STOP }
+    /** What became of one map output; LOST: the host's Shuffle Manager is gone. */
+    private enum Outcome { COPIED, FAILED, STOP, LOST }
 
+    /**
+     * Copies the host's map outputs over MPI; false if its Shuffle Manager is not in the
+     * directory or is gone, found before or during the copy: what is left of the host's outputs
+     * then goes over HTTP, with no fetch failure reported (the outputs are fine).
+     */
     @Override
     public boolean copy(MapHost host) throws InterruptedException {
         int rank = directory.rankOf(host.getHostName());
-        if (rank < 0) {
+        if (rank < 0 || link.isLost(rank)) {
             return false;
         }
         List<TaskAttemptID> maps = scheduler.getMapsForHost(host);
         // What is not copied goes back to the host for another try after its penalty, as in
         // Hadoop's fetcher; the scheduler counts the failures and reports them to the AM.
         Set<TaskAttemptID> remaining = new LinkedHashSet<>(maps);
+        boolean lost = false;
         try {
             for (int i = 0; i < maps.size(); i++) {
                 SegmentStream segment = ahead != null ? ahead : request(rank, maps.get(i));
@@ -88,6 +96,9 @@ final class MpiCopier<K, V> implements HostCopier {
                     remaining.remove(maps.get(i));
                 } else if (outcome == Outcome.STOP) {
                     break;
+                } else if (outcome == Outcome.LOST) {
+                    lost = true;
+                    break;
                 }
             }
         } finally {
@@ -99,13 +110,14 @@ final class MpiCopier<K, V> implements HostCopier {
                 scheduler.putBackKnownMapOutput(host, left);
             }
         }
-        return true;
+        return !lost;
     }
 
     private SegmentStream request(int rank, TaskAttemptID map) {
         Messages.Read first = new Messages.Read(0, settings.mode(), template.user(), template.jobId(), map.toString(),
                 template.reduce(), 0, settings.chunkBytes());
-        return new SegmentStream(link, rank, first, settings.window(), settings.timeoutMillis(), lastSegmentLength);
+        return new SegmentStream(link, rank, first, settings.window(), settings.timeoutMillis(), settings.livenessMillis(),
+                lastSegmentLength);
     }
 
     /**
@@ -146,6 +158,17 @@ final class MpiCopier<K, V> implements HostCopier {
             mpiBytes.increment(segment.segmentLength());
             return Outcome.COPIED;
         } catch (IOException e) {
+            if (ServerLostException.in(e)) {
+                if (output != null) {
+                    output.abort();
+                }
+                if (link.markLost(rank)) {
+                    lostServers.increment(1);
+                }
+                LOG.warn("MPI shuffle: " + e.getMessage() + "; the map outputs of " + host.getHostName()
+                        + " come over HTTP from now on");
+                return Outcome.LOST;
+            }
             ioErrors.increment(1);
             LOG.warn("Failed to shuffle output of " + map + " from " + host.getHostName() + " over MPI (rank " + rank + ")", e);
             if (output != null) {

@@ -28,7 +28,7 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * event fetcher, scheduler, {@code parallelcopies} fetcher threads and merge manager, except
  * that a fetcher takes map outputs over MPI from the Shuffle Manager of every node in the pool's
  * service directory; other nodes, and reducers that do not run in a pool slot, use HTTP.
- * Counters (group {@value MpiCopier#COUNTERS}): MPI_MAPS, MPI_BYTES, HTTP_MAPS.
+ * Counters (group {@value MpiCopier#COUNTERS}): MPI_MAPS, MPI_BYTES, HTTP_MAPS, LOST_SHUFFLE_MANAGERS.
  */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionReporter {

@@ -13,7 +13,10 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * One map output segment, pulled from a Shuffle Manager over MPI: chunk reads with up to
  * {@code window} outstanding (1 in blocking mode), each chunk's CRC checked, the bytes handed on
  * in order. Every wait is bounded by {@code timeoutMillis}; any problem is an IOException, which
- * the caller reports as a fetch failure of this map.
+ * the caller reports as a fetch failure of this map. A server that stays silent for
+ * {@code livenessMillis} is asked whether it is there (a PING its communication thread answers
+ * at once); no answer within another {@code livenessMillis}, or a server that says it is
+ * stopping, is a {@link ServerLostException}: the host's outputs then go over HTTP.
  */
 final class SegmentStream extends InputStream {
     private final SlotLink link;
@@ -21,6 +24,7 @@ final class SegmentStream extends InputStream {
     private final Messages.Read request;
     private final int window;
     private final long timeoutMillis;
+    private final long livenessNanos;
     private final long requestId;
     private final BlockingQueue<Object> replies = new LinkedBlockingQueue<>();
     private final Map<Long, Messages.Data> arrived = new HashMap<>();
@@ -28,6 +32,8 @@ final class SegmentStream extends InputStream {
     private long rawLength = -1;
     private long nextRequest;
     private int outstanding;
+    /** When the server was last heard from (or the stream was made). */
+    private long lastHeard;
     private Messages.Data chunk;
     private int chunkPosition;
     private long consumed;
@@ -39,11 +45,14 @@ final class SegmentStream extends InputStream {
      * {@code expectedLength} takes (a guess, such as the length of the segment before; at least
      * one, at most {@code window}); asks beyond the real end come back empty and are dropped.
      */
-    SegmentStream(SlotLink link, int server, Messages.Read first, int window, long timeoutMillis, long expectedLength) {
+    SegmentStream(SlotLink link, int server, Messages.Read first, int window, long timeoutMillis, long livenessMillis,
+                  long expectedLength) {
         this.link = link;
         this.server = server;
         this.window = window;
         this.timeoutMillis = timeoutMillis;
+        this.livenessNanos = TimeUnit.MILLISECONDS.toNanos(livenessMillis);
+        this.lastHeard = System.nanoTime();
         this.requestId = link.register(this::deliver);
         this.request = new Messages.Read(requestId, first.mode(), first.user(), first.jobId(), first.mapId(),
                 first.reduce(), 0, first.length());
@@ -156,19 +165,42 @@ final class SegmentStream extends InputStream {
 
     private Messages.Data await(long offset) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long pingDeadline = 0; // while a liveness check is out: when it must have been answered
         while (!arrived.containsKey(offset)) {
+            long now = System.nanoTime();
+            long until = Math.min(deadline, pingDeadline != 0 ? pingDeadline : lastHeard + livenessNanos);
             Object reply;
             try {
-                reply = replies.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                reply = replies.poll(Math.max(0, until - now), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while fetching " + request.mapId(), e);
             }
+            now = System.nanoTime();
             if (reply == null) {
-                throw new IOException("no reply from MPI rank " + server + " within " + timeoutMillis + " ms for bytes at "
-                        + offset + " of " + request.mapId());
+                if (now - deadline >= 0) {
+                    throw new IOException("no reply from MPI rank " + server + " within " + timeoutMillis + " ms for bytes at "
+                            + offset + " of " + request.mapId());
+                }
+                if (pingDeadline != 0 && now - pingDeadline >= 0) {
+                    throw new ServerLostException("the Shuffle Manager at MPI rank " + server + " answered neither reads nor a"
+                            + " liveness check for " + TimeUnit.NANOSECONDS.toMillis(now - lastHeard) + " ms");
+                }
+                if (pingDeadline == 0 && now - lastHeard >= livenessNanos) {
+                    link.send(server, new Messages.Ping(requestId).encode());
+                    pingDeadline = now + livenessNanos;
+                }
+                continue;
+            }
+            lastHeard = now;
+            pingDeadline = 0;
+            if (reply instanceof Messages.Alive) {
+                continue; // there and busy: keep waiting, up to the read timeout
             }
             outstanding--;
+            if (reply instanceof Messages.Failure failure && failure.unavailable()) {
+                throw new ServerLostException("the Shuffle Manager at MPI rank " + server + " cannot serve: " + failure.reason());
+            }
             if (reply instanceof Messages.Failure failure) {
                 throw new IOException("MPI rank " + server + " cannot serve " + request.mapId() + ": " + failure.reason());
             }

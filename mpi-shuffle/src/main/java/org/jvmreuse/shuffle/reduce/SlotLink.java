@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -16,7 +17,9 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * class path (it is listed in META-INF/jvmreuse/run-hooks), handing over the slot's rank, the
  * service directory and service messages as JDK types. Outside a pool slot it is never
  * attached, and the shuffle goes over HTTP. Replies are routed by request id; what a run left
- * waiting is dropped after the run.
+ * waiting is dropped after the run. Ranks whose Shuffle Manager was found gone stay marked for
+ * the slot's life (the service directory of a launch never changes, and a stopped or dead pool
+ * does not come back in it), so later reducers in this slot go to HTTP for them at once.
  */
 public final class SlotLink {
     private static volatile SlotLink attached;
@@ -26,6 +29,7 @@ public final class SlotLink {
     private final MessagePort port;
     private final Map<Long, Consumer<Object>> waiting = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
+    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
 
     @SuppressWarnings("unchecked")
     private SlotLink(Map<String, Object> port) {
@@ -64,6 +68,15 @@ public final class SlotLink {
         return directory;
     }
 
+    /** Marks the Shuffle Manager at {@code server} as gone; true if it was not marked yet. */
+    boolean markLost(int server) {
+        return lost.add(server);
+    }
+
+    boolean isLost(int server) {
+        return lost.contains(server);
+    }
+
     /** A new request id whose replies go to {@code replies} (on the communication thread: must not block). */
     long register(Consumer<Object> replies) {
         long id = ids.incrementAndGet();
@@ -93,7 +106,8 @@ public final class SlotLink {
             return; // nothing can be matched to it; the request it answered times out
         }
         long id = message instanceof Messages.Data data ? data.requestId()
-                : message instanceof Messages.Failure failure ? failure.requestId() : -1;
+                : message instanceof Messages.Failure failure ? failure.requestId()
+                : message instanceof Messages.Alive alive ? alive.requestId() : -1;
         Consumer<Object> target = waiting.get(id);
         if (target != null && message instanceof Messages.Data) {
             target.accept(message); // the chunk keeps its buffer until the stream releases it

@@ -21,32 +21,50 @@ import java.util.zip.CheckedInputStream;
  * The map outputs of one NodeManager, where its ShuffleHandler finds them:
  * {@code <local dir>/usercache/<user>/appcache/<application>/output/<map attempt>/file.out} and
  * its {@code file.out.index} (per partition: start offset, raw length, segment length, as
- * longs; then the CRC32 of those bytes). Indexes are checked and cached; data files are opened
- * per read, so nothing stays open after the NodeManager deletes a finished job's files.
+ * longs; then the CRC32 of those bytes). Indexes are checked and cached, least recently used
+ * first out, within a budget of bytes (as the ShuffleHandler's IndexCache: an index's size grows
+ * with the job's reducers, so a count of entries bounds nothing); data files are opened per read,
+ * so nothing stays open after the NodeManager deletes a finished job's files.
  */
 final class MapOutputs {
     private static final Pattern JOB_ID = Pattern.compile("job_[0-9]+_[0-9]+");
     private static final Pattern ATTEMPT_ID = Pattern.compile("attempt_[0-9]+_[0-9]+_m_[0-9]+_[0-9]+");
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*");
     private static final int INDEX_RECORD = 3 * Long.BYTES;
-    private static final int CACHED_INDEXES = 1024;
+    /** What a cached index costs beyond its records: the map entry, the path, the array header. */
+    private static final int ENTRY_OVERHEAD = 160;
 
     /** One partition's segment in a map output file. */
     record Segment(Path file, long start, long rawLength, long length) { }
 
     private final List<Path> localDirs;
     private final String owner;
-    private final Map<Path, long[]> indexes = new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Path, long[]> eldest) {
-            return size() > CACHED_INDEXES;
-        }
-    };
+    private final long cacheBytes;
+    private final Map<Path, long[]> indexes = new LinkedHashMap<>(64, 0.75f, true); // guarded by itself
+    private long cachedBytes; // guarded by indexes
 
-    /** {@code owner}: the only user whose outputs are served (the pool's own). */
-    MapOutputs(List<Path> localDirs, String owner) {
+    /**
+     * {@code owner}: the only user whose outputs are served (the pool's own); {@code cacheBytes}:
+     * the most the cached indexes may take.
+     */
+    MapOutputs(List<Path> localDirs, String owner, long cacheBytes) {
+        if (cacheBytes < 0) {
+            throw new IllegalArgumentException("the index cache size must be >= 0, not " + cacheBytes);
+        }
         this.localDirs = List.copyOf(localDirs);
         this.owner = owner;
+        this.cacheBytes = cacheBytes;
+    }
+
+    /** The bytes the cached indexes take now. */
+    long cachedBytes() {
+        synchronized (indexes) {
+            return cachedBytes;
+        }
+    }
+
+    private static long cost(Path file, long[] records) {
+        return ENTRY_OVERHEAD + 2L * file.toString().length() + (long) Long.BYTES * records.length;
     }
 
     Segment segment(String user, String jobId, String mapId, int reduce) throws IOException {
@@ -101,6 +119,23 @@ final class MapOutputs {
         }
     }
 
+    /** Caches {@code records}, evicting the least recently used indexes beyond the budget. */
+    private void cache(Path file, long[] records) {
+        long cost = cost(file, records);
+        if (cost > cacheBytes) {
+            return; // larger than the whole cache: read again when asked for
+        }
+        synchronized (indexes) {
+            long[] replaced = indexes.put(file, records);
+            cachedBytes += cost - (replaced == null ? 0 : cost(file, replaced));
+            for (var eldest = indexes.entrySet().iterator(); cachedBytes > cacheBytes && eldest.hasNext(); ) {
+                Map.Entry<Path, long[]> e = eldest.next();
+                cachedBytes -= cost(e.getKey(), e.getValue());
+                eldest.remove();
+            }
+        }
+    }
+
     private long[] index(Path file) throws IOException {
         synchronized (indexes) {
             long[] cached = indexes.get(file);
@@ -132,9 +167,7 @@ final class MapOutputs {
                 throw new MapOutputException("index " + file + " is corrupt: negative offset or length");
             }
         }
-        synchronized (indexes) {
-            indexes.put(file, values);
-        }
+        cache(file, values);
         return values;
     }
 }

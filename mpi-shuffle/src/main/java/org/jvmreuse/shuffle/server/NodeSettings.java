@@ -15,9 +15,12 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * What a Shuffle Manager needs of its NodeManager, read from that NodeManager's configuration
  * directory with Hadoop's own defaults: its local dirs, its shuffle port, and the names its
- * host goes by (so that reducers can recognise the node in a map's shuffle address).
+ * host goes by (so that reducers can recognise the node in a map's shuffle address), and the
+ * size of its ShuffleHandler's index cache ({@value #INDEX_CACHE_MB}, default 10 MB), which the
+ * Shuffle Manager's cache of map output indexes keeps to as well.
  */
-record NodeSettings(List<Path> localDirs, int shufflePort, List<String> hostNames) {
+record NodeSettings(List<Path> localDirs, int shufflePort, List<String> hostNames, long indexCacheBytes) {
+    static final String INDEX_CACHE_MB = "mapreduce.tasktracker.indexcache.mb";
 
     static NodeSettings read(Path confDir) throws IOException {
         if (!Files.isDirectory(confDir)) {
@@ -42,7 +45,12 @@ record NodeSettings(List<Path> localDirs, int shufflePort, List<String> hostName
             throw new IOException("yarn.nodemanager.local-dirs is empty in " + confDir);
         }
         int port = conf.getInt("mapreduce.shuffle.port", 13562);
-        return new NodeSettings(List.copyOf(dirs), port, hostNames(conf.getTrimmed("yarn.nodemanager.hostname", "")));
+        int cacheMb = conf.getInt(INDEX_CACHE_MB, 10);
+        if (cacheMb < 0) {
+            throw new IOException(INDEX_CACHE_MB + " must be >= 0, not " + cacheMb + " (in " + confDir + ")");
+        }
+        return new NodeSettings(List.copyOf(dirs), port, hostNames(conf.getTrimmed("yarn.nodemanager.hostname", "")),
+                cacheMb * 1024L * 1024L);
     }
 
     /** The configured NodeManager host name, then this host's names and addresses. */

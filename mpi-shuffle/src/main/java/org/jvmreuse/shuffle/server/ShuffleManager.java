@@ -31,11 +31,11 @@ public final class ShuffleManager {
             throw new IllegalArgumentException("--service-opt threads must be >= 1, got " + threads);
         }
         NodeSettings node = NodeSettings.read(Path.of(confDir));
-        MapOutputs outputs = new MapOutputs(node.localDirs(), System.getProperty("user.name"));
+        MapOutputs outputs = new MapOutputs(node.localDirs(), System.getProperty("user.name"), node.indexCacheBytes());
         server = new ShuffleServer(outputs, threads, MessagePort.of(port), log);
         MessagePort.receiveWith(port, server::receive);
         log.accept("info", "MPI shuffle: serving the map outputs in " + node.localDirs() + " for shuffle port "
-                + node.shufflePort() + " (" + threads + " reader threads)");
+                + node.shufflePort() + " (" + threads + " reader threads, index cache " + node.indexCacheBytes() / 1024 + " KiB)");
         return new Announcement(node.shufflePort(), node.hostNames()).format();
     }
 

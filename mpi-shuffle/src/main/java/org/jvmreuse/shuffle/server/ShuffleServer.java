@@ -29,6 +29,7 @@ final class ShuffleServer {
     private final ExecutorService concurrent;
     private final AtomicLong served = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private volatile boolean stopped;
 
     ShuffleServer(MapOutputs outputs, int threads, MessagePort port, BiConsumer<String, String> log) {
         this.outputs = outputs;
@@ -48,16 +49,29 @@ final class ShuffleServer {
         } finally {
             port.release().accept(payload); // a request is copied out of its buffer
         }
+        if (message instanceof Messages.Ping ping) {
+            // Answered here, ahead of queued reads: a reducer asks only whether this server is there.
+            port.send().accept(source, stopped ? unavailable(ping.requestId()) : new Messages.Alive(ping.requestId()).encode());
+            return;
+        }
         if (!(message instanceof Messages.Read read)) {
             log.accept("warn", "MPI shuffle: rank " + source + " sent a reply to the server; ignored");
             return;
         }
         ExecutorService lane = read.mode() == Messages.Mode.BLOCKING ? blocking : concurrent;
         try {
+            if (stopped) {
+                throw new RejectedExecutionException();
+            }
             lane.execute(() -> serve(source, read));
         } catch (RejectedExecutionException e) {
-            port.send().accept(source, new Messages.Failure(read.requestId(), "the Shuffle Manager is stopping").encode());
+            port.send().accept(source, unavailable(read.requestId()));
         }
+    }
+
+    /** The answer once stopped: the reducer takes this host's outputs over HTTP instead. */
+    private static ByteBuffer unavailable(long requestId) {
+        return new Messages.Failure(requestId, "the Shuffle Manager is stopping", true).encode();
     }
 
     private void serve(int source, Messages.Read read) {
@@ -92,6 +106,7 @@ final class ShuffleServer {
     }
 
     void stop() {
+        stopped = true;
         blocking.shutdownNow();
         concurrent.shutdownNow();
         try {

@@ -44,6 +44,10 @@ class MessagesTest {
         Messages.Failure failure = (Messages.Failure) Messages.decode(new Messages.Failure(9, "gone").encode());
         assertEquals(9, failure.requestId());
         assertEquals("gone", failure.reason());
+        assertFalse(failure.unavailable());
+        assertTrue(((Messages.Failure) Messages.decode(new Messages.Failure(9, "stopping", true).encode())).unavailable());
+        assertEquals(new Messages.Ping(5), Messages.decode(new Messages.Ping(5).encode()));
+        assertEquals(new Messages.Alive(6), Messages.decode(new Messages.Alive(6).encode()));
         assertThrows(IOException.class, () -> Messages.decode(ByteBuffer.wrap(new byte[] {77, 1, 2})));
         assertThrows(IOException.class, () -> Messages.decode(ByteBuffer.allocate(0)));
     }

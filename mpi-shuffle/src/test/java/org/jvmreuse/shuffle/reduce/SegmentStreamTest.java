@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -42,6 +44,9 @@ class SegmentStreamTest {
     Path root;
     private final ExecutorService serverThread = Executors.newSingleThreadExecutor();
     private final ExecutorService clientThread = Executors.newSingleThreadExecutor();
+    private final ScheduledExecutorService delayed = Executors.newSingleThreadScheduledExecutor();
+    /** Messages the reducer sent to ranks where no server runs (a Shuffle Manager that is gone). */
+    private final List<Object> sentToNobody = Collections.synchronizedList(new java.util.ArrayList<>());
     private BiConsumer<Integer, ByteBuffer> serverReceiver;
     private BiConsumer<Integer, ByteBuffer> clientReceiver;
     /** Buffers the server took for replies and nobody has given back yet. */
@@ -54,6 +59,7 @@ class SegmentStreamTest {
         ShuffleManager.stop();
         serverThread.shutdownNow();
         clientThread.shutdownNow();
+        delayed.shutdownNow();
     }
 
     private void giveBack(ByteBuffer buffer) {
@@ -73,14 +79,25 @@ class SegmentStreamTest {
 
     /** Starts a Shuffle Manager on {@code files} and attaches the slot link; {@code wire} may alter replies. */
     private SlotLink connect(MapOutputFiles files, UnaryOperator<ByteBuffer> wire) throws Exception {
+        return connect(files, wire, 0);
+    }
+
+    /** As above; DATA replies reach the reducer {@code dataDelayMillis} late (a busy server). */
+    private SlotLink connect(MapOutputFiles files, UnaryOperator<ByteBuffer> wire, long dataDelayMillis) throws Exception {
         Path conf = Files.createDirectories(root.resolve("conf"));
         Files.writeString(conf.resolve("yarn-site.xml"), "<configuration><property><name>yarn.nodemanager.local-dirs</name>"
                 + "<value>" + files.localDir + "</value></property></configuration>");
         Map<String, Object> server = new HashMap<>();
         server.put("options", Map.of("conf-dir", conf.toString(), "threads", "3"));
         server.put("log", (BiConsumer<String, String>) (level, message) -> { });
-        server.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) ->
-                clientThread.execute(() -> clientReceiver.accept(SERVER_RANK, wire.apply(payload))));
+        server.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> {
+            Runnable deliver = () -> clientThread.execute(() -> clientReceiver.accept(SERVER_RANK, wire.apply(payload)));
+            if (dataDelayMillis > 0 && payload.get(0) == Messages.DATA) {
+                delayed.schedule(deliver, dataDelayMillis, TimeUnit.MILLISECONDS);
+            } else {
+                deliver.run();
+            }
+        });
         server.put("buffer", takeBuffer());
         server.put("release", (Consumer<ByteBuffer>) this::giveBack);
         server.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> serverReceiver = r);
@@ -91,6 +108,12 @@ class SegmentStreamTest {
         slot.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> {
             if (dest == SERVER_RANK) {
                 serverThread.execute(() -> serverReceiver.accept(1, payload));
+            } else {
+                try {
+                    sentToNobody.add(Messages.decode(payload));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
             }
         });
         slot.put("buffer", takeBuffer());
@@ -134,7 +157,7 @@ class SegmentStreamTest {
                     for (int r = 0; r < files.partitions.length; r++) {
                         String what = mode + " window " + window + " expecting " + expected + " partition " + r;
                         try (SegmentStream s = new SegmentStream(link, SERVER_RANK, read(mode, MapOutputFiles.MAP, r), window,
-                                10_000, expected).open()) {
+                                10_000, 3000, expected).open()) {
                             assertEquals(files.partitions[r].length, s.segmentLength(), what);
                             assertEquals(2L * files.partitions[r].length, s.rawLength(), what);
                             assertArrayEquals(files.partitions[r], readAll(s), what);
@@ -153,7 +176,7 @@ class SegmentStreamTest {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 9, 10 * CHUNK);
         SlotLink link = connect(files, p -> p);
         try (SegmentStream s = new SegmentStream(link, SERVER_RANK, read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0),
-                4, 10_000, 0).open()) {
+                4, 10_000, 3000, 0).open()) {
             assertEquals(10, s.read(new byte[10]));
         }
         awaitRepliesInFlight();
@@ -167,11 +190,11 @@ class SegmentStreamTest {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 6, 100);
         SlotLink link = connect(files, p -> p);
         IOException e = assertThrows(IOException.class, () -> new SegmentStream(link, SERVER_RANK,
-                read(Messages.Mode.CONCURRENT, "attempt_1700000000000_0007_m_000099_0", 0), 4, 10_000, 0).open());
+                read(Messages.Mode.CONCURRENT, "attempt_1700000000000_0007_m_000099_0", 0), 4, 10_000, 3000, 0).open());
         assertTrue(e.getMessage().contains("no map output"), e.getMessage());
         Files.writeString(files.data, "short");
         e = assertThrows(IOException.class, () -> new SegmentStream(link, SERVER_RANK,
-                read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 10_000, 0).open());
+                read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0).open());
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
     }
 
@@ -187,7 +210,7 @@ class SegmentStreamTest {
         });
         IOException e = assertThrows(IOException.class, () -> {
             try (SegmentStream s = new SegmentStream(link, SERVER_RANK, read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0),
-                    4, 10_000, 0).open()) {
+                    4, 10_000, 3000, 0).open()) {
                 readAll(s);
             }
         });
@@ -200,8 +223,46 @@ class SegmentStreamTest {
         SlotLink link = connect(files, p -> p);
         long start = System.nanoTime();
         IOException e = assertThrows(IOException.class, () -> new SegmentStream(link, 5,
-                read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 300, 0).open());
+                read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 300, 10_000, 0).open());
         assertTrue(e.getMessage().contains("within 300 ms"), e.getMessage());
         assertTrue(System.nanoTime() - start < 5_000_000_000L);
+    }
+
+    @Test
+    void aServerThatIsGoneIsFoundByALivenessCheckLongBeforeTheReadTimeout() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 10, 100);
+        SlotLink link = connect(files, p -> p);
+        long start = System.nanoTime();
+        IOException e = assertThrows(ServerLostException.class, () -> new SegmentStream(link, 5,
+                read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 60_000, 200, 0).open());
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMillis >= 400 && tookMillis < 5_000, "silent for the liveness time, then no answer to the check: "
+                + tookMillis + " ms");
+        assertTrue(e.getMessage().contains("liveness check"), e.getMessage());
+        assertEquals(1, sentToNobody.stream().filter(m -> m instanceof Messages.Ping).count(), "one check: " + sentToNobody);
+    }
+
+    @Test
+    void aBusyServerAnswersTheLivenessCheckAndIsWaitedFor() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 11, 3 * CHUNK);
+        SlotLink link = connect(files, p -> p, 700);
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0),
+                4, 60_000, 200, 0).open()) {
+            assertArrayEquals(files.partitions[0], readAll(s));
+        }
+        awaitRepliesInFlight();
+        assertEquals(Set.of(), taken);
+    }
+
+    @Test
+    void aStoppedShuffleManagerSendsTheReducerElsewhereAtOnce() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 12, 100);
+        SlotLink link = connect(files, p -> p);
+        ShuffleManager.stop();
+        long start = System.nanoTime();
+        IOException e = assertThrows(ServerLostException.class, () -> new SegmentStream(link, SERVER_RANK,
+                read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 60_000, 10_000, 0).open());
+        assertTrue(e.getMessage().contains("stopping"), e.getMessage());
+        assertTrue(System.nanoTime() - start < 2_000_000_000L, "no wait for a time-out");
     }
 }

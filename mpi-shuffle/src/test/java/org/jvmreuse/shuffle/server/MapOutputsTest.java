@@ -20,7 +20,7 @@ class MapOutputsTest {
     Path root;
 
     private MapOutputs outputs(MapOutputFiles files) {
-        return new MapOutputs(List.of(root.resolve("other-disk"), files.localDir), MapOutputFiles.USER);
+        return new MapOutputs(List.of(root.resolve("other-disk"), files.localDir), MapOutputFiles.USER, 1 << 20);
     }
 
     @Test
@@ -92,5 +92,31 @@ class MapOutputsTest {
                 MapOutputFiles.MAP, 1));
         assertThrows(MapOutputException.class, () -> outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB,
                 MapOutputFiles.MAP, -1));
+    }
+
+    @Test
+    void theIndexCacheIsBoundedByBytesNotEntries() throws IOException {
+        // 200 reducers: an index of 4,808 bytes per map. 12 maps of that fit a cache of 1,024
+        // entries easily, but not one of 12,000 bytes.
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 13, new int[200]);
+        Path output = files.index.getParent().getParent();
+        List<String> maps = new java.util.ArrayList<>();
+        for (int m = 0; m < 12; m++) {
+            String map = MapOutputFiles.MAP.replace("_m_000003_", String.format("_m_%06d_", 100 + m));
+            Files.createDirectories(output.resolve(map));
+            Files.copy(files.index, output.resolve(map).resolve("file.out.index"));
+            Files.copy(files.data, output.resolve(map).resolve("file.out"));
+            maps.add(map);
+        }
+        MapOutputs outputs = new MapOutputs(List.of(files.localDir), MapOutputFiles.USER, 12_000);
+        for (String map : maps) {
+            assertEquals(0, outputs.segment(MapOutputFiles.USER, MapOutputFiles.JOB, map, 199).length());
+            assertTrue(outputs.cachedBytes() > 4_800 && outputs.cachedBytes() <= 12_000, "cached: " + outputs.cachedBytes());
+        }
+        MapOutputs tiny = new MapOutputs(List.of(files.localDir), MapOutputFiles.USER, 1_000);
+        assertEquals(0, tiny.segment(MapOutputFiles.USER, MapOutputFiles.JOB, maps.get(0), 7).length(),
+                "an index larger than the whole cache is still served");
+        assertEquals(0, tiny.cachedBytes());
+        assertThrows(IllegalArgumentException.class, () -> new MapOutputs(List.of(files.localDir), MapOutputFiles.USER, -1));
     }
 }

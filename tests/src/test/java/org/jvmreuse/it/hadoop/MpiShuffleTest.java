@@ -18,16 +18,21 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The MPI shuffle on a real cluster: two NodeManagers, each with a pool whose manager runs a
  * Shuffle Manager, all ranks of one mpirun. Jobs with the MPI shuffle (concurrent and blocking)
  * must give byte for byte the output of the same job with Hadoop's HTTP shuffle, with every map
  * output taken over MPI from both nodes; damaged map outputs must end in fetch failures, re-run
- * maps and a correct result.
+ * maps and a correct result; a Shuffle Manager that is gone must leave its host's outputs to HTTP.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MpiShuffleTest {
     private static final String PLUGIN = "-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="
             + "org.jvmreuse.shuffle.reduce.MpiShuffle";
@@ -176,6 +181,41 @@ class MpiShuffleTest {
                 assertEquals(JobOutput.digests(expected), JobOutput.digests(data("wc-damaged-" + mode.getKey())), mode.getKey());
             }
         }
+    }
+
+    /**
+     * NodeManager 2's pool, and with it its Shuffle Manager, is stopped; the launch and its
+     * service directory go on, so reducers in pool 1 still see that host as MPI. They find its
+     * Shuffle Manager silent, ask whether it is there, and take that host's map outputs over
+     * HTTP: the output is the HTTP shuffle's, no fetch fails, no map runs again, and nobody waits
+     * for the read time-out. Runs last: pool 2 stays stopped.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void theOutputsOfAHostWhoseShuffleManagerIsGoneComeOverHttp() throws Exception {
+        // The fall-back is the reducer's, whatever the pool's MPI backend: once is enough.
+        Assumptions.assumeFalse("java".equals(System.getenv("JVMREUSE_MPI_BACKEND")), "run on the native backend only");
+        List<String> options = List.of("-Dmapreduce.job.reduces=2", "-Dmapreduce.reduce.shuffle.read.timeout=20000",
+                "-Djvmreuse.shuffle.liveness-ms=1000", "-Dmapreduce.map.speculative=false");
+        Path expected = data("wc-http"); // the HTTP shuffle's output, made by wordcountAndSortMatchTheHttpShuffle
+        if (!Files.isDirectory(expected)) {
+            run("wordcount", HTTP, options, text.toString(), expected.toString());
+        }
+        var stopped = cluster.stopPool(2);
+        assertEquals(0, stopped.code(), "pool 2 did not stop: " + stopped);
+        long start = System.nanoTime();
+        Job job = run("wordcount", CONCURRENT, options, text.toString(), data("wc-lost").toString());
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+        Map<String, Long> c = job.counters();
+        assertEquals(JobOutput.digests(expected), JobOutput.digests(data("wc-lost")));
+        assertTrue(c.getOrDefault(COUNTERS + "LOST_SHUFFLE_MANAGERS", 0L) >= 1, "no reducer met the lost Shuffle Manager"
+                + " (did both reducers run on NodeManager 2?): " + c);
+        assertTrue(c.getOrDefault(COUNTERS + "HTTP_MAPS", 0L) >= 1, "" + c);
+        assertEquals(0L, c.getOrDefault("Job Counters/Failed map tasks", 0L), "maps failed: " + c);
+        assertEquals(6L, c.get("Job Counters/Launched map tasks"), "maps ran again: " + c);
+        assertEquals(0L, c.getOrDefault("Shuffle Errors/IO_ERROR", 0L), "fetch failures: " + c);
+        assertTrue(seconds < 60, "the job took " + seconds + " s");
+        System.out.println("MpiShuffleTest: wordcount with a lost Shuffle Manager took " + seconds + " s: " + c);
     }
 
     /**

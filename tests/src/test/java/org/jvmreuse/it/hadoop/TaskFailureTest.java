@@ -11,13 +11,14 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A task that fails in a slot (exception, System.exit(1), Runtime.halt, OutOfMemoryError) is
  * retried by YARN as usual and the job ends as it does on the stock path; the slots stay healthy
- * and serve the next job.
+ * and serve the next job. A task that needs more heap than a slot has runs in its own JVM.
  */
 class TaskFailureTest {
     private static HadoopCluster cluster;
@@ -80,6 +81,27 @@ class TaskFailureTest {
         assertFalse(stock.succeeded(), "the stock job should fail:\n" + stock);
         assertFalse(pooled.succeeded(), "the pooled job should fail:\n" + pooled);
         assertTrue(pooled.result().err().contains("Task failed task_"), pooled.toString());
+        assertHealthySlots();
+    }
+
+    /**
+     * The slots have a heap of 512m (the cluster's default); a task with -Xmx900m that fills
+     * 560 MB of it would run out of memory in a slot. It takes the stock path and succeeds, and
+     * the NodeManager log says why.
+     */
+    @Test
+    void aTaskWithAHeapAboveTheSlotHeapRunsInItsOwnJvm() throws Exception {
+        long before = cluster.pooledRuns();
+        List<String> args = new ArrayList<>(JobJars.main("FlakyJob"));
+        args.addAll(List.of("-Dflaky.mode=none", "-Dflaky.hold-mb=560", "-Dmapreduce.map.java.opts=-Xmx900m",
+                "-Dmapreduce.task.io.sort.mb=10", "-Dmapreduce.map.memory.mb=1024", "-Dmapreduce.map.maxattempts=1", input.toString(),
+                cluster.dir.resolve("data/big-heap").toString()));
+        Job job = cluster.job(jar, args);
+        assertTrue(job.succeeded(), "the task with the larger heap failed:\n" + job);
+        assertEquals(2, output(cluster.dir.resolve("data/big-heap")).split("held 560 MB", -1).length - 1);
+        assertEquals(0, cluster.pooledRuns() - before, "its maps ran in slots");
+        String nmLog = Files.readString(cluster.dir.resolve("logs/nodemanager1.log"));
+        assertTrue(nmLog.contains("stock launch (its heap -Xmx900m is above the slot heap of 512 MB)"), "no reason logged");
         assertHealthySlots();
     }
 

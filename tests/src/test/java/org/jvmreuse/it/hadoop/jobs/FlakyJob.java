@@ -11,18 +11,25 @@ import org.apache.hadoop.util.ToolRunner;
 /**
  * A map-only job whose task 0 fails on its first attempt (or on every attempt with
  * {@code flaky.always=true}) in the way {@code flaky.mode} names: exception, exit (System.exit(1)),
- * oom (an OutOfMemoryError), halt (Runtime.halt(7)). Other tasks copy their input line.
+ * oom (an OutOfMemoryError), halt (Runtime.halt(7)), none (no failure). Other tasks copy their
+ * input line. With {@code flaky.hold-mb=N} every task first fills N MB of its heap and keeps it
+ * until it ends (a task that needs the heap it asked for).
  */
 public class FlakyJob extends Configured implements Tool {
     public static class FlakyMapper extends Mapper<LongWritable, Text, Text, Text> {
         @Override
         protected void map(LongWritable key, Text value, Context context) throws IOException, InterruptedException {
+            int holdMb = context.getConfiguration().getInt("flaky.hold-mb", 0);
+            long[][] held = new long[4 * holdMb][];
+            for (int i = 0; i < held.length; i++) {
+                held[i] = new long[1 << 15]; // 256 KB each: not a humongous object for G1
+            }
             boolean firstTask = context.getTaskAttemptID().getTaskID().getId() == 0;
             boolean firstAttempt = context.getTaskAttemptID().getId() == 0;
             if (firstTask && (firstAttempt || context.getConfiguration().getBoolean("flaky.always", false))) {
                 fail(context.getConfiguration().get("flaky.mode", "exception"));
             }
-            context.write(value, new Text("ok"));
+            context.write(value, new Text("ok" + (holdMb > 0 ? " held " + held.length / 4 + " MB" : "")));
         }
 
         @SuppressWarnings("unused")
@@ -30,6 +37,7 @@ public class FlakyJob extends Configured implements Tool {
             switch (mode) {
                 case "exit" -> System.exit(1);
                 case "halt" -> Runtime.getRuntime().halt(7);
+                case "none" -> { }
                 case "oom" -> {
                     long[][] hog = new long[1 << 20][];
                     for (int i = 0; i < hog.length; i++) {
