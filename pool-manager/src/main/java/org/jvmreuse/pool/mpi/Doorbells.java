@@ -102,10 +102,25 @@ public final class Doorbells implements AutoCloseable {
      * {@code onLost} gets the rank of each doorbell found closed.
      */
     public void await(long millis, IntConsumer onLost) throws IOException {
+        registerNew();
+        selector.select(Math.max(1, millis));
+        handleSelected(onLost);
+    }
+
+    /** As {@link #await} without sleeping: for a loop that is busy, so that a lost peer is still seen. */
+    public void check(IntConsumer onLost) throws IOException {
+        registerNew();
+        selector.selectNow();
+        handleSelected(onLost);
+    }
+
+    private void registerNew() throws IOException {
         for (Map.Entry<Integer, SocketChannel> e; (e = toRegister.poll()) != null; ) {
             e.getValue().register(selector, SelectionKey.OP_READ, e.getKey());
         }
-        selector.select(Math.max(1, millis));
+    }
+
+    private void handleSelected(IntConsumer onLost) throws IOException {
         for (SelectionKey key : selector.selectedKeys()) {
             SocketChannel channel = (SocketChannel) key.channel();
             int rank = (Integer) key.attachment();

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import org.jvmreuse.pool.Faults;
@@ -50,7 +51,7 @@ public final class MpiTransport {
     private record Outgoing(int dest, int tag, ByteBuffer payload) {
     }
 
-    private record InFlight(Mpi.Request request, ByteBuffer buffer) {
+    private record InFlight(int dest, Mpi.Request request, ByteBuffer buffer) {
     }
 
     private static final long HOT_PARK_NANOS = 20_000;
@@ -62,6 +63,9 @@ public final class MpiTransport {
     /** After a fault the loop pauses, so that one that repeats (a message memory cannot hold yet) does not spin. */
     private static final long FAULT_PAUSE_NANOS = 1_000_000;
     private static final long FAULT_LOG_NANOS = 1_000_000_000;
+    /** While sends are in flight the loop does not sleep on the doorbells, but looks at them this often. */
+    private static final long BUSY_DOORBELL_CHECK_NANOS = 10_000_000;
+    private static final long STOP_DRAIN_MILLIS = 5_000;
 
     private final Mpi mpi;
     private final Doorbells doorbells;
@@ -75,10 +79,19 @@ public final class MpiTransport {
     private volatile boolean serving;
     private long lastFaultLogged = System.nanoTime() - FAULT_LOG_NANOS;
     private int faultsNotLogged;
+    private final long stopDrainNanos;
+    private volatile long stoppedAt;
+    private long lastDoorbellCheck = System.nanoTime();
 
     public MpiTransport(Mpi mpi, Doorbells doorbells) {
+        this(mpi, doorbells, STOP_DRAIN_MILLIS);
+    }
+
+    /** {@code stopDrainMillis}: how long {@link #stop} waits for sends in flight (tests shorten it). */
+    MpiTransport(Mpi mpi, Doorbells doorbells, long stopDrainMillis) {
         this.mpi = mpi;
         this.doorbells = doorbells;
+        this.stopDrainNanos = TimeUnit.MILLISECONDS.toNanos(stopDrainMillis);
     }
 
     public void send(int dest, int tag, byte[] payload) {
@@ -128,8 +141,12 @@ public final class MpiTransport {
         return serving;
     }
 
-    /** Ends {@link #run} once everything queued has been sent. */
+    /**
+     * Ends {@link #run} once everything queued has been sent, or after {@link #STOP_DRAIN_MILLIS}
+     * for sends that do not complete (their peer is gone; MPI has no way to cancel a send).
+     */
     public void stop() {
+        stoppedAt = System.nanoTime();
         running = false;
         wake();
     }
@@ -144,7 +161,7 @@ public final class MpiTransport {
         commThread = Thread.currentThread();
         serving = true;
         long lastTraffic = System.nanoTime();
-        while (running || !outbox.isEmpty() || !inFlight.isEmpty()) {
+        while (running || !outbox.isEmpty() || (!inFlight.isEmpty() && System.nanoTime() - stoppedAt < stopDrainNanos)) {
             try {
                 lastTraffic = step(handler, lastTraffic);
             } catch (Throwable fault) {
@@ -157,6 +174,29 @@ public final class MpiTransport {
                 LockSupport.parkNanos(FAULT_PAUSE_NANOS);
             }
         }
+        if (!inFlight.isEmpty()) {
+            PoolLog.get().warn(inFlight.size() + " send(s) to rank(s) " + destinations()
+                    + " did not complete within " + TimeUnit.NANOSECONDS.toMillis(stopDrainNanos)
+                    + " ms of the stop; left to MPI (their peers are gone or stuck)");
+        }
+    }
+
+    private List<Integer> destinations() {
+        return inFlight.stream().map(InFlight::dest).distinct().sorted().toList();
+    }
+
+    /**
+     * A peer process on this host has ended: sends to it will never complete. They are dropped
+     * (their buffers are not reused, MPI may still hold them) so that the loop can go idle again.
+     */
+    private void peerLost(Handler handler, int rank) {
+        int before = inFlight.size();
+        inFlight.removeIf(f -> f.dest == rank);
+        if (inFlight.size() != before) {
+            PoolLog.get().warn("dropped " + (before - inFlight.size()) + " send(s) in flight to rank " + rank
+                    + ", which has ended");
+        }
+        handler.onPeerLost(rank);
     }
 
     /** One round: start and complete sends, receive one message, or wait; the time of the last traffic. */
@@ -166,13 +206,19 @@ public final class MpiTransport {
         if (progressed) {
             return now;
         } else if (!inFlight.isEmpty() || now - lastTraffic < HOT_WINDOW_NANOS) {
+            if (now - lastDoorbellCheck > BUSY_DOORBELL_CHECK_NANOS) {
+                // A send to a peer that died never completes: the loop must still hear of the death.
+                lastDoorbellCheck = now;
+                doorbells.check(rank -> peerLost(handler, rank));
+            }
             LockSupport.parkNanos(HOT_PARK_NANOS);
         } else if (now - lastService < SERVICE_WINDOW_NANOS) {
             // Backs off from the hot poll to at most a millisecond, so that waiting for a
             // peer on a busy node costs little CPU; chunks in flight hide the delay.
             LockSupport.parkNanos(Math.min(SERVICE_PARK_MAX_NANOS, Math.max(HOT_PARK_NANOS, (now - lastTraffic) / 8)));
         } else {
-            doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS, handler::onPeerLost);
+            doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS,
+                    rank -> peerLost(handler, rank));
             return System.nanoTime();
         }
         return lastTraffic;
@@ -204,7 +250,7 @@ public final class MpiTransport {
         boolean any = false;
         for (Outgoing out; (out = outbox.poll()) != null; any = true) {
             ByteBuffer buffer = out.payload;
-            inFlight.add(new InFlight(mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer));
+            inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer));
             if (out.tag == Tags.SERVICE) {
                 lastService = System.nanoTime();
             }

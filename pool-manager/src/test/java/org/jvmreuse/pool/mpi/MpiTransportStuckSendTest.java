@@ -1,0 +1,121 @@
+package org.jvmreuse.pool.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A send to a peer that has died never completes (MPI cannot cancel it): the loop still hears
+ * of the death, drops the peer's sends and goes idle, and a stop does not wait for them forever.
+ */
+class MpiTransportStuckSendTest {
+    private static final long STOP_DRAIN_MILLIS = 300;
+
+    /** The in-process MPI, except that sends to rank 1 are never received (a large send to a dead rank). */
+    private static final class StuckToRank1 implements Mpi {
+        private final InProcessMpi mpi;
+
+        StuckToRank1(InProcessMpi mpi) {
+            this.mpi = mpi;
+        }
+
+        @Override
+        public Request iSend(ByteBuffer direct, int count, int dest, int tag) {
+            return dest == 1 ? () -> false : mpi.iSend(direct, count, dest, tag);
+        }
+
+        // The rest as the in-process MPI does it.
+        @Override public String backend() { return mpi.backend(); }
+        @Override public String libraryVersion() { return mpi.libraryVersion(); }
+        @Override public int initThread(int required) { return mpi.initThread(required); }
+        @Override public int rank() { return mpi.rank(); }
+        @Override public int size() { return mpi.size(); }
+        @Override public String processorName() { return mpi.processorName(); }
+        @Override public byte[][] allGather(byte[] mine) { return mpi.allGather(mine); }
+        @Override public Request iRecv(ByteBuffer b, int n, int source, int tag) { return mpi.iRecv(b, n, source, tag); }
+        @Override public Envelope iProbe(int source, int tag) { return mpi.iProbe(source, tag); }
+        @Override public void recv(ByteBuffer b, int n, int source, int tag) { mpi.recv(b, n, source, tag); }
+        @Override public void abort(int code) { mpi.abort(code); }
+        @Override public void finish() { mpi.finish(); }
+    }
+
+    private static final class Lost implements MpiTransport.Handler {
+        final BlockingQueue<Integer> lost = new LinkedBlockingQueue<>();
+
+        @Override
+        public void onMessage(int source, int tag, byte[] payload) {
+        }
+
+        @Override
+        public void onPeerLost(int rank) {
+            lost.add(rank);
+        }
+
+        @Override
+        public boolean everyPeerRings() {
+            return true;
+        }
+    }
+
+    private static Thread loop(MpiTransport transport, Lost handler) {
+        Thread thread = new Thread(() -> {
+            try {
+                transport.run(handler);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "test-comm-loop");
+        thread.start();
+        return thread;
+    }
+
+    @Test
+    void aStopGivesUpOnSendsThatNeverCompleteAfterItsDeadline() throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(2);
+        MpiTransport transport = new MpiTransport(new StuckToRank1(world.get(0)), new Doorbells(), STOP_DRAIN_MILLIS);
+        Thread thread = loop(transport, new Lost());
+        transport.send(1, Tags.SERVICE, new byte[1 << 20]);
+        Thread.sleep(100);
+        long stopped = System.nanoTime();
+        transport.stop();
+        thread.join(10_000);
+        assertFalse(thread.isAlive(), "the loop still waits for a send that will never complete");
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped);
+        assertTrue(millis >= STOP_DRAIN_MILLIS - 50, "it gave the send its time first: " + millis + " ms");
+    }
+
+    @Test
+    void aPeerThatDiesWithASendInFlightIsSeenAndItsSendsDropped() throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(2);
+        Doorbells doorbells = new Doorbells();
+        MpiTransport transport = new MpiTransport(new StuckToRank1(world.get(0)), doorbells, 60_000);
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            SocketChannel peerSide = SocketChannel.open(server.getLocalAddress());
+            doorbells.attach(1, server.accept());
+            Lost handler = new Lost();
+            Thread thread = loop(transport, handler);
+            transport.send(1, Tags.SERVICE, new byte[1 << 20]);
+            Thread.sleep(100);
+            peerSide.close(); // rank 1's process ends
+            assertEquals(1, handler.lost.poll(5, TimeUnit.SECONDS), "the death was not seen while a send was in flight");
+            long stopped = System.nanoTime();
+            transport.stop();
+            thread.join(10_000);
+            assertFalse(thread.isAlive());
+            assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped) < 5_000,
+                    "the dead peer's send was dropped, so the stop need not wait out its deadline");
+        }
+    }
+}
