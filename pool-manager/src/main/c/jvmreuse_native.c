@@ -3,6 +3,7 @@
  *  - chdir: a run's working directory must be the process's, for relative paths in open().
  *  - openOnto/dup/dup2: a run's stdin/stdout/stderr must be fds 0/1/2, so that output written
  *    through FileDescriptor.out or by native code lands where the run's output goes.
+ *  - kill: signals for the processes a run started, which live outside its container's group.
  *  - stopThread: JVMTI StopThread, to end threads a run left behind; Thread.stop() throws
  *    UnsupportedOperationException from JDK 20 on, but the JVMTI function still works.
  */
@@ -10,8 +11,10 @@
 #include <fcntl.h>
 #include <jni.h>
 #include <jvmti.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 static jvmtiEnv *jvmti;
@@ -97,4 +100,10 @@ JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_stopThread(JNIEnv 
     (void)env;
     (void)cls;
     return jvmti != NULL && (*jvmti)->StopThread(jvmti, thread, error) == JVMTI_ERROR_NONE;
+}
+
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_kill(JNIEnv *env, jclass cls, jlong pid, jint sig) {
+    (void)env;
+    (void)cls;
+    return pid > 0 && kill((pid_t)pid, sig) == 0;
 }
