@@ -19,14 +19,35 @@
 
 static jvmtiEnv *jvmti;
 
+/*
+ * JVMTI 21's can_support_virtual_threads, needed to suspend (and so stop) a virtual thread: bit 44
+ * of the capabilities, which the headers of the build's JDK 17 leave unnamed.
+ */
+static void add_virtual_thread_capability(jvmtiCapabilities *caps) {
+    unsigned int words[sizeof *caps / sizeof(unsigned int)];
+    memcpy(words, caps, sizeof words);
+    words[1] |= 1u << 12;
+    memcpy(caps, words, sizeof words);
+}
+
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     (void)reserved;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) == JNI_OK) {
+        jint version = 0;
         jvmtiCapabilities caps;
         memset(&caps, 0, sizeof caps);
         caps.can_signal_thread = 1;
+        caps.can_suspend = 1;
+        if ((*jvmti)->GetVersionNumber(jvmti, &version) == JVMTI_ERROR_NONE
+                && ((version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR) >= 21) {
+            add_virtual_thread_capability(&caps);
+        }
         if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) {
-            jvmti = NULL;
+            memset(&caps, 0, sizeof caps);
+            caps.can_signal_thread = 1;
+            if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) {
+                jvmti = NULL;
+            }
         }
     }
     return JNI_VERSION_1_8;
@@ -95,11 +116,20 @@ JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_dup2(JNIEnv *env, jcla
     }
 }
 
+/* A virtual thread can be stopped only while suspended (JVMTI 21+). */
 JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_stopThread(JNIEnv *env, jclass cls, jthread thread,
                                                                        jobject error) {
     (void)env;
     (void)cls;
-    return jvmti != NULL && (*jvmti)->StopThread(jvmti, thread, error) == JVMTI_ERROR_NONE;
+    if (jvmti == NULL) {
+        return JNI_FALSE;
+    }
+    jvmtiError result = (*jvmti)->StopThread(jvmti, thread, error);
+    if (result == JVMTI_ERROR_THREAD_NOT_SUSPENDED && (*jvmti)->SuspendThread(jvmti, thread) == JVMTI_ERROR_NONE) {
+        result = (*jvmti)->StopThread(jvmti, thread, error);
+        (*jvmti)->ResumeThread(jvmti, thread);
+    }
+    return result == JVMTI_ERROR_NONE;
 }
 
 JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_kill(JNIEnv *env, jclass cls, jlong pid, jint sig) {

@@ -33,7 +33,11 @@ class LeftoverAndKillTest extends OneSlotPoolTest {
         assertVictimUnharmed(pool, true);
     }
 
-    /** On the newest JDK (21+): a virtual thread is found too; it is stopped or its slot retires. */
+    /**
+     * On the newest JDK (21+): a virtual thread is found too. JVMTI stops one only while it is
+     * mounted, so it is stopped or, failing that, its slot retires and the next run goes to a
+     * new JVM; either way the next run neither sees it nor ends by its exit.
+     */
     @Test
     void aLeftoverVirtualThreadNeitherWritesToNorEndsTheNextRun() throws Exception {
         String newest = Jdks.newest();

@@ -27,7 +27,14 @@ import org.jvmreuse.pool.PoolThreads;
  */
 final class TaskThreads {
     private static final long RESTOP_MILLIS = 100;
-    private static final InheritableThreadLocal<Long> OWNER = new InheritableThreadLocal<>();
+    private static final long VIRTUAL_STOP_NANOS = 20_000_000;
+    /** Not passed on by common-pool workers, which serve every run (a JDK 17 worker inherits its creator's mark). */
+    private static final InheritableThreadLocal<Long> OWNER = new InheritableThreadLocal<>() {
+        @Override
+        protected Long childValue(Long parent) {
+            return isCommonPoolWorker(Thread.currentThread()) ? null : parent;
+        }
+    };
     /** Classes on an idle common-pool worker's stack (ForkJoinPool with its nested classes). */
     private static final Set<String> IDLE_WORKER_FRAMES = Set.of("java.util.concurrent.ForkJoinWorkerThread",
             "java.util.concurrent.locks.LockSupport", "jdk.internal.misc.Unsafe", "java.lang.Thread");
@@ -148,13 +155,27 @@ final class TaskThreads {
                 break;
             }
             for (Thread t : threads) {
-                t.interrupt();
-                Native.stopThread(t, new TaskExit(-1));
+                stop(t);
             }
             joinUntil(threads, Math.min(deadline.getAsLong(), System.currentTimeMillis() + RESTOP_MILLIS));
         }
         threads = toEnd();
         return threads;
+    }
+
+    /**
+     * JVMTI stops a virtual thread only while it is mounted on a carrier (and suspended, which the
+     * native side does), and a waiting one is not: the interrupt wakes it, and the stop is
+     * retried for a moment until it runs.
+     */
+    private void stop(Thread t) {
+        t.interrupt();
+        boolean stopped = Native.stopThread(t, new TaskExit(-1));
+        long until = System.nanoTime() + VIRTUAL_STOP_NANOS;
+        while (!stopped && virtualThreads.isVirtual(t) && t.isAlive() && System.nanoTime() < until) {
+            Thread.onSpinWait();
+            stopped = Native.stopThread(t, new TaskExit(-1));
+        }
     }
 
     private List<Thread> toEnd() {

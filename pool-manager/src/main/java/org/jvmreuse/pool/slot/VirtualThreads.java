@@ -15,12 +15,22 @@ final class VirtualThreads {
     private final Method root;
     private final Method children;
     private final Method threads;
+    private final Method isVirtual;
 
     VirtualThreads() {
         boolean present = Runtime.version().feature() >= 21;
         root = present ? JdkInternals.method("jdk.internal.vm.ThreadContainers", "root") : null;
         children = present ? JdkInternals.method(CONTAINER, "children") : null;
         threads = present ? JdkInternals.method(CONTAINER, "threads") : null;
+        isVirtual = present ? JdkInternals.method("java.lang.Thread", "isVirtual") : null;
+    }
+
+    boolean isVirtual(Thread t) {
+        try {
+            return isVirtual != null && (Boolean) isVirtual.invoke(t);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The threads of every container (platform threads among them on some JDKs). */

@@ -9,12 +9,12 @@ import java.util.concurrent.ForkJoinPool;
  * group; {@code common}: a common-pool task; {@code executor}: an executor whose threads live in a
  * thread group of their own under the system group; {@code virtual}: a virtual thread) and returns.
  * The thread ignores interrupts, prints "leftover PLACE sees RUN_MARK=..." every 20 ms, and after
- * 500 ms calls System.exit(0). {@code Leftover victim}: sleeps 1.5 s and exits with 3.
+ * 500 ms calls System.exit(0). {@code Leftover victim}: sleeps 1 s and exits with 3.
  */
 public final class Leftover {
     public static void main(String[] args) throws Exception {
         if (args[0].equals("victim")) {
-            Thread.sleep(1500);
+            Thread.sleep(1000);
             System.out.println("victim done");
             System.exit(3);
         }
