@@ -1,6 +1,7 @@
 package org.jvmreuse.it.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.jvmreuse.it.Pool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,11 +41,13 @@ class KillAndPoolLossTest {
     }
 
     /** Starts a SleepJob client in the background; its output goes to {@code log}. */
-    private Process sleepJob(int maps, long sleepMillis, String out, Path log) throws Exception {
+    private Process sleepJob(int maps, long sleepMillis, String out, Path log, String... options) throws Exception {
         Path input = JobJars.lines(cluster.dir.resolve("data"), out + "-in", maps);
         List<String> command = new ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar", jar.toString()));
         command.addAll(JobJars.main("SleepJob"));
-        command.addAll(List.of("-Dsleep.ms=" + sleepMillis, input.toString(), cluster.dir.resolve("data/" + out).toString()));
+        command.add("-Dsleep.ms=" + sleepMillis);
+        command.addAll(List.of(options));
+        command.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
@@ -57,21 +61,40 @@ class KillAndPoolLossTest {
         }
     }
 
+    private static List<Long> childPids(Path dir) throws Exception {
+        List<Long> pids = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                String text = Files.readString(file).trim();
+                if (!text.isEmpty()) {
+                    pids.add(Long.parseLong(text));
+                }
+            }
+        }
+        return pids;
+    }
+
     interface Check {
         boolean ok() throws Exception;
     }
 
+    /** The kill also ends the processes the tasks started, as it would in their containers' process groups. */
     @Test
     void yarnKillStopsTheTaskInItsSlotAndTheSlotIsReused() throws Exception {
         Path log = cluster.dir.resolve("sleep-client.log");
-        Process client = sleepJob(2, 600_000, "sleep-killed", log);
+        Path pids = Files.createDirectories(cluster.dir.resolve("child-pids"));
+        Process client = sleepJob(2, 600_000, "sleep-killed", log, "-Dsleep.child.pids=" + pids);
         try {
             await("both tasks run in slots", 120_000, () -> cluster.poolStatus(1).contains("busy 2"));
+            await("both tasks started their child", 30_000, () -> childPids(pids).size() == 2);
             Matcher m = APP.matcher(Files.readString(log));
             assertTrue(m.find(), "no application id in:\n" + Files.readString(log));
             var killed = cluster.yarn("application", "-kill", m.group(1));
             assertEquals(0, killed.code(), "yarn application -kill failed: " + killed);
             await("the slots are free again", 30_000, () -> cluster.poolStatus(1).contains("busy 0"));
+            for (long pid : childPids(pids)) {
+                assertFalse(Pool.running(pid), "a killed task's child process " + pid + " is still running");
+            }
             assertTrue(client.waitFor(120, TimeUnit.SECONDS), "the job client did not end");
             assertNotEquals(0, client.exitValue(), "a killed job must not report success:\n" + Files.readString(log));
         } finally {
