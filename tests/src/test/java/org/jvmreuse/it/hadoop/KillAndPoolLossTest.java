@@ -104,8 +104,12 @@ class KillAndPoolLossTest {
         assertTrue(status.contains("retired 0"), status);
         long before = cluster.pooledRuns();
         Process next = sleepJob(2, 10, "sleep-after-kill", cluster.dir.resolve("after.log"));
-        assertTrue(next.waitFor(180, TimeUnit.SECONDS), "the next job did not finish");
-        assertEquals(0, next.exitValue(), Files.readString(cluster.dir.resolve("after.log")));
+        try {
+            assertTrue(next.waitFor(180, TimeUnit.SECONDS), "the next job did not finish");
+            assertEquals(0, next.exitValue(), Files.readString(cluster.dir.resolve("after.log")));
+        } finally {
+            next.destroyForcibly();
+        }
         assertEquals(2, cluster.pooledRuns() - before, "the next job's tasks ran in the same slots");
     }
 
