@@ -3,6 +3,7 @@ package org.jvmreuse.pool.slot;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -15,11 +16,19 @@ import java.util.Set;
  */
 final class ChildProcesses {
     private static final int KILL_ROUNDS = 5;
+    /**
+     * The processes the JDK waits for (its children, among others); listing descendants reads
+     * all of /proc (about a millisecond), which runs that started nothing need not pay.
+     */
+    private final Map<?, ?> awaited = (Map<?, ?>) JdkInternals.get(
+            JdkInternals.field("java.lang.ProcessHandleImpl", "completions"), null);
     private Set<ProcessHandle> idle = descendants();
 
     /** The slot's current descendants are not the next run's (called when the slot is idle). */
     void markIdle() {
-        idle = descendants();
+        if (!idle.isEmpty() || !awaited.isEmpty()) {
+            idle = descendants();
+        }
     }
 
     /** Sends {@code signal} to every process of the run; SIGKILL again until none is left (children fork). */
