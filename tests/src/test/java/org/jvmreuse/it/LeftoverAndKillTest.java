@@ -30,6 +30,7 @@ class LeftoverAndKillTest extends OneSlotPoolTest {
         Pool.Result first = pool.program("Leftover", place);
         assertEquals(0, first.code(), first.toString());
         assertTrue(first.out().contains("left a thread in " + place), first.toString());
+        assertFalse(first.err().contains("TaskExit"), "stopping the leftover showed in the run's stderr: " + first);
         assertVictimUnharmed(pool, true);
     }
 
@@ -45,6 +46,7 @@ class LeftoverAndKillTest extends OneSlotPoolTest {
         try (Pool onNewest = Pool.start(1, newest)) {
             Pool.Result first = onNewest.program("Leftover", "virtual");
             assertEquals(0, first.code(), first.toString());
+            assertFalse(first.err().contains("TaskExit"), "stopping the leftover showed in the run's stderr: " + first);
             assertVictimUnharmed(onNewest, false);
         }
     }

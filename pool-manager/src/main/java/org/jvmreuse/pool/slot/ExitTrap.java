@@ -34,6 +34,7 @@ final class ExitTrap implements ExitInterceptor {
             PoolLog.get().warn("thread \"" + self.getName() + "\" left by run " + Objects.requireNonNullElse(owner, "?")
                     + " called " + (halt ? "halt(" : "exit(") + status + "); it is stopped and no run ends");
         }
+        TaskThreads.silence(self); // an exit never returns, so the thread vanishes
         throw new TaskExit(status);
     }
 }

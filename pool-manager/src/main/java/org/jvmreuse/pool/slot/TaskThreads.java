@@ -146,7 +146,10 @@ final class TaskThreads {
         if (threads.isEmpty()) {
             return threads;
         }
-        threads.forEach(Thread::interrupt);
+        for (Thread t : threads) {
+            silence(t);
+            t.interrupt();
+        }
         joinUntil(threads, Math.min(deadline.getAsLong(), System.currentTimeMillis() + 50));
         while (System.currentTimeMillis() < deadline.getAsLong()) {
             cancelCommonPoolTasks();
@@ -169,12 +172,25 @@ final class TaskThreads {
      * retried for a moment until it runs.
      */
     private void stop(Thread t) {
+        silence(t);
         t.interrupt();
         boolean stopped = Native.stopThread(t, new TaskExit(-1));
         long until = System.nanoTime() + VIRTUAL_STOP_NANOS;
         while (!stopped && virtualThreads.isVirtual(t) && t.isAlive() && System.nanoTime() < until) {
             Thread.onSpinWait();
             stopped = Native.stopThread(t, new TaskExit(-1));
+        }
+    }
+
+    /**
+     * A thread the slot ends dies quietly, as it would have vanished with the JVM: neither the
+     * {@link TaskExit} nor what the stop broke on its way (a lock it was taking, say) is printed
+     * (its thread group would print them to the run's stderr). Common-pool workers serve on:
+     * a stop only ends the task they run, which keeps what it throws.
+     */
+    static void silence(Thread t) {
+        if (!isCommonPoolWorker(t)) {
+            t.setUncaughtExceptionHandler((thread, e) -> { });
         }
     }
 

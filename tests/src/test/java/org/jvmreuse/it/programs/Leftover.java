@@ -5,7 +5,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 
 /**
- * {@code Leftover PLACE}: leaves a thread running in PLACE ({@code system}: the system thread
+ * {@code Leftover PLACE}: leaves a daemon thread running in PLACE ({@code system}: the system thread
  * group; {@code common}: a common-pool task; {@code executor}: an executor whose threads live in a
  * thread group of their own under the system group; {@code virtual}: a virtual thread) and returns.
  * The thread ignores interrupts, prints "leftover PLACE sees RUN_MARK=..." every 20 ms, and after
@@ -25,17 +25,22 @@ public final class Leftover {
             system = system.getParent();
         }
         switch (args[0]) {
-            case "system" -> new Thread(system, body, "leftover").start();
+            case "system" -> daemon(new Thread(system, body, "leftover")).start();
             case "common" -> ForkJoinPool.commonPool().execute(body);
             case "executor" -> {
                 ThreadGroup own = new ThreadGroup(system, "library-workers");
-                Executors.newFixedThreadPool(1, r -> new Thread(own, r, "library-worker")).execute(body);
+                Executors.newFixedThreadPool(1, r -> daemon(new Thread(own, r, "library-worker"))).execute(body);
             }
             case "virtual" -> Thread.class.getMethod("startVirtualThread", Runnable.class).invoke(null, body);
             default -> throw new IllegalArgumentException(args[0]);
         }
         running.await();
         System.out.println("left a thread in " + args[0]);
+    }
+
+    private static Thread daemon(Thread t) {
+        t.setDaemon(true);
+        return t;
     }
 
     private static void linger(String place, CountDownLatch running) {
