@@ -22,8 +22,8 @@ import org.jvmreuse.pool.PoolThreads;
  * threads of the application's thread groups count too (a library's run hook starts them from
  * the slot's runner). Pool threads and JDK service threads (created without inheriting the mark)
  * are never touched. Workers of the JDK's shared common pool outlive runs: after a run, those
- * still running its tasks are stopped, the tasks it left queued are cancelled, and their context
- * class loaders go back to the system loader.
+ * still running its tasks get the stop (which ends the task; the worker serves on), the tasks it
+ * left queued are cancelled, and their context class loaders go back to the system loader.
  */
 final class TaskThreads {
     private static final long RESTOP_MILLIS = 100;
