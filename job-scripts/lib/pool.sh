@@ -245,6 +245,9 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.base/java.lang=ALL-UNNAMED
         --add-opens java.base/java.io=ALL-UNNAMED
         --add-opens java.base/sun.nio.fs=ALL-UNNAMED
+        --add-opens java.base/java.nio.file=ALL-UNNAMED
+        --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+        --add-opens java.base/jdk.internal.vm=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
         "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )

@@ -3,6 +3,7 @@
  *  - chdir: a run's working directory must be the process's, for relative paths in open().
  *  - openOnto/dup/dup2: a run's stdin/stdout/stderr must be fds 0/1/2, so that output written
  *    through FileDescriptor.out or by native code lands where the run's output goes.
+ *  - kill: signals for the processes a run started, which live outside its container's group.
  *  - stopThread: JVMTI StopThread, to end threads a run left behind; Thread.stop() throws
  *    UnsupportedOperationException from JDK 20 on, but the JVMTI function still works.
  */
@@ -10,20 +11,43 @@
 #include <fcntl.h>
 #include <jni.h>
 #include <jvmti.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 static jvmtiEnv *jvmti;
 
+/*
+ * JVMTI 21's can_support_virtual_threads, needed to suspend (and so stop) a virtual thread: bit 44
+ * of the capabilities, which the headers of the build's JDK 17 leave unnamed.
+ */
+static void add_virtual_thread_capability(jvmtiCapabilities *caps) {
+    unsigned int words[sizeof *caps / sizeof(unsigned int)];
+    memcpy(words, caps, sizeof words);
+    words[1] |= 1u << 12;
+    memcpy(caps, words, sizeof words);
+}
+
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     (void)reserved;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) == JNI_OK) {
+        jint version = 0;
         jvmtiCapabilities caps;
         memset(&caps, 0, sizeof caps);
         caps.can_signal_thread = 1;
+        caps.can_suspend = 1;
+        if ((*jvmti)->GetVersionNumber(jvmti, &version) == JVMTI_ERROR_NONE
+                && ((version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR) >= 21) {
+            add_virtual_thread_capability(&caps);
+        }
         if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) {
-            jvmti = NULL;
+            memset(&caps, 0, sizeof caps);
+            caps.can_signal_thread = 1;
+            if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) {
+                jvmti = NULL;
+            }
         }
     }
     return JNI_VERSION_1_8;
@@ -92,9 +116,24 @@ JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_dup2(JNIEnv *env, jcla
     }
 }
 
+/* A virtual thread can be stopped only while suspended (JVMTI 21+). */
 JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_stopThread(JNIEnv *env, jclass cls, jthread thread,
                                                                        jobject error) {
     (void)env;
     (void)cls;
-    return jvmti != NULL && (*jvmti)->StopThread(jvmti, thread, error) == JVMTI_ERROR_NONE;
+    if (jvmti == NULL) {
+        return JNI_FALSE;
+    }
+    jvmtiError result = (*jvmti)->StopThread(jvmti, thread, error);
+    if (result == JVMTI_ERROR_THREAD_NOT_SUSPENDED && (*jvmti)->SuspendThread(jvmti, thread) == JVMTI_ERROR_NONE) {
+        result = (*jvmti)->StopThread(jvmti, thread, error);
+        (*jvmti)->ResumeThread(jvmti, thread);
+    }
+    return result == JVMTI_ERROR_NONE;
+}
+
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_kill(JNIEnv *env, jclass cls, jlong pid, jint sig) {
+    (void)env;
+    (void)cls;
+    return pid > 0 && kill((pid_t)pid, sig) == 0;
 }

@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the run's thread group, so the slot stops them when the run ends, and a pool whose worker is
  * stopped starts a replacement at once, which inherits the dead run's context class loader.
  * So these pools get a thread factory of the slot: workers in a group outside the application's,
- * with the shared loader as context loader, made without the caller's access control context
- * (which would hold the job's protection domains, and so its loader).
+ * not inheriting the caller's thread-locals (the slot marks a run's threads with one), with the
+ * shared loader as context loader, made without the caller's access control context (which would
+ * hold the job's protection domains, and so its loader).
  */
 final class SharedExecutors {
     private static final ThreadGroup GROUP = new ThreadGroup(root(), "hadoop-shared-pools");
@@ -43,7 +44,7 @@ final class SharedExecutors {
     private static ThreadFactory factory(ClassLoader shared, String namePrefix) {
         AtomicInteger count = new AtomicInteger();
         return work -> AccessController.doPrivileged((PrivilegedAction<Thread>) () -> {
-            Thread t = new Thread(GROUP, work, namePrefix + count.getAndIncrement());
+            Thread t = new Thread(GROUP, work, namePrefix + count.getAndIncrement(), 0, false);
             t.setDaemon(true);
             t.setContextClassLoader(shared);
             return t;

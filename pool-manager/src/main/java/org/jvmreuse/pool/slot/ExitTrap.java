@@ -1,12 +1,17 @@
 package org.jvmreuse.pool.slot;
 
+import java.util.Objects;
 import org.jvmreuse.boot.ExitInterceptor;
 import org.jvmreuse.boot.TaskExit;
+import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolThreads;
 
 /**
  * Turns {@code System.exit}, {@code Runtime.exit} and {@code Runtime.halt} from any thread that
- * is not the pool's into the end of the current run. The pool's own threads may still exit.
+ * is not the pool's into the end of the run that thread belongs to. A thread an earlier run left
+ * behind (it will be stopped, or its slot retires) does not decide the current run's status: its
+ * exit only unwinds it. Work the common pool runs is the current run's (what earlier runs left
+ * there was stopped or cancelled). The pool's own threads may still exit.
  */
 final class ExitTrap implements ExitInterceptor {
     private volatile TaskRun current;
@@ -17,13 +22,19 @@ final class ExitTrap implements ExitInterceptor {
 
     @Override
     public void onExit(int status, boolean halt) {
-        if (PoolThreads.isPoolThread(Thread.currentThread())) {
+        Thread self = Thread.currentThread();
+        if (PoolThreads.isPoolThread(self)) {
             return;
         }
         TaskRun run = current;
-        if (run != null) {
+        Long owner = TaskThreads.ownerOfCurrent();
+        if (run != null && (owner == null || owner == run.id() || TaskThreads.isCommonPoolWorker(self))) {
             run.requestEnd(status, !halt);
+        } else {
+            PoolLog.get().warn("thread \"" + self.getName() + "\" left by run " + Objects.requireNonNullElse(owner, "?")
+                    + " called " + (halt ? "halt(" : "exit(") + status + "); it is stopped and no run ends");
         }
+        TaskThreads.silence(self); // an exit never returns, so the thread vanishes
         throw new TaskExit(status);
     }
 }

@@ -5,8 +5,9 @@ import java.lang.reflect.Method;
 
 /**
  * Reflective access to the few JDK internals a slot must switch per run. The pool's launcher
- * opens the packages involved ({@code --add-opens java.base/java.lang,java.io,sun.nio.fs}); the
- * same fields exist from JDK 17 to 25.
+ * opens the packages involved ({@code --add-opens java.base/} {@code java.lang}, {@code java.io},
+ * {@code sun.nio.fs}, {@code java.nio.file}, {@code java.util.concurrent}, {@code jdk.internal.vm});
+ * the same fields exist from JDK 17 to 25 (the thread containers from 21).
  */
 final class JdkInternals {
     private JdkInternals() {

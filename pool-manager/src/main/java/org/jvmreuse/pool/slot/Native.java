@@ -28,6 +28,9 @@ final class Native {
 
     static native void dup2(int from, int to) throws IOException;
 
+    /** kill(2): sends {@code signal} to process {@code pid}; false if it failed (the process is gone, say). */
+    static native boolean kill(long pid, int signal);
+
     /** JVMTI StopThread: throws {@code error} in {@code thread}. False if JVMTI refused. */
     static native boolean stopThread(Thread thread, Throwable error);
 }

@@ -26,29 +26,25 @@ final class ShutdownHooks {
         filesBefore = new LinkedHashSet<>(currentFiles());
     }
 
-    /** Runs (if {@code run}) and unregisters the run's hooks; returns hooks still alive after the wait. */
-    List<Thread> finish(boolean run, long waitMillis) throws InterruptedException {
+    /**
+     * Unregisters the run's hooks and, if {@code run}, starts them; returns those started. The
+     * caller waits for them (a kill cuts the wait short) and then calls {@link #finishDeleteOnExit}.
+     */
+    List<Thread> start(boolean run) {
         List<Thread> added = new ArrayList<>(currentHooks());
         added.removeAll(hooksBefore);
         for (Thread hook : added) {
             Runtime.getRuntime().removeShutdownHook(hook);
         }
-        List<Thread> alive = new ArrayList<>();
-        if (run) {
-            added.forEach(Thread::start);
-            long deadline = System.currentTimeMillis() + waitMillis;
-            for (Thread hook : added) {
-                hook.join(Math.max(1, deadline - System.currentTimeMillis()));
-                if (hook.isAlive()) {
-                    alive.add(hook);
-                }
-            }
+        if (!run) {
+            return List.of();
         }
-        finishDeleteOnExit(run);
-        return alive;
+        added.forEach(Thread::start);
+        return added;
     }
 
-    private void finishDeleteOnExit(boolean delete) {
+    /** Forgets the run's {@code deleteOnExit} files, deleting them if {@code delete} (not after halt or a kill). */
+    void finishDeleteOnExit(boolean delete) {
         synchronized (deleteField.getDeclaringClass()) {
             @SuppressWarnings("unchecked")
             Collection<String> files = (Collection<String>) JdkInternals.get(deleteField, null);

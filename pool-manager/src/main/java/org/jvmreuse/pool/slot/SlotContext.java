@@ -18,6 +18,8 @@ final class SlotContext {
     final EnvironmentSwitch environment = new EnvironmentSwitch();
     final WorkingDirectory workingDirectory = new WorkingDirectory();
     final ShutdownHooks shutdownHooks = new ShutdownHooks();
+    final ChildProcesses children = new ChildProcesses();
+    final TempDirectory tempDirectory = new TempDirectory();
     final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup());
     final SharedLoaders sharedLoaders;
     final TaskThreadGroup taskGroup = new TaskThreadGroup(Thread.currentThread().getThreadGroup());
@@ -50,6 +52,8 @@ final class SlotContext {
     /** Puts back process-wide settings a run may have changed. */
     void restoreGlobals() {
         System.setProperties(slotProperties);
+        tempDirectory.restore();
+        threads.resetCommonPoolLoaders();
         Thread.setDefaultUncaughtExceptionHandler(null);
         Locale.setDefault(slotLocale);
         TimeZone.setDefault(slotTimeZone);

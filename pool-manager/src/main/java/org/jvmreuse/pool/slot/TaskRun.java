@@ -27,6 +27,8 @@ import org.jvmreuse.pool.protocol.RunSpec;
  */
 final class TaskRun {
     private static final long HOOK_WAIT_MILLIS = 10_000;
+    /** After a kill, the run's threads get this long to stop before the slot retires. */
+    private static final long KILL_STOP_MILLIS = 500;
     private static final int FD_RELEASE_COLLECTIONS = 2;
     private static final long FD_CLEANER_WAIT_MILLIS = 100;
 
@@ -38,7 +40,9 @@ final class TaskRun {
     private boolean runHooks;
     private boolean mainFinished;
     private boolean mainFailed;
-    private boolean started;
+    private boolean killed;
+    private long killedAt;
+    private volatile boolean started;
     private final boolean reported;
 
     /** {@code reported}: whether the manager hears of this run (false for the slot's warm-up runs). */
@@ -65,14 +69,41 @@ final class TaskRun {
     }
 
     /**
+     * SIGKILL: the run ends at once even if it is already ending (YARN sends SIGKILL 250 ms after
+     * SIGTERM): its shutdown hooks are cut off, its threads stopped at once, its processes killed.
+     */
+    private void kill() {
+        synchronized (lock) {
+            if (killed) {
+                return;
+            }
+            killed = true;
+            killedAt = System.currentTimeMillis();
+            endStatus = 137;
+            runHooks = false;
+            lock.notifyAll();
+        }
+        if (started) {
+            PoolThreads.start("kill-processes", () -> slot.children.signal(9));
+        }
+    }
+
+    /**
      * As a JVM reacts: SIGQUIT prints a thread dump of the run to its stdout and the run goes on;
-     * SIGINT, SIGHUP and SIGTERM end it after its shutdown hooks; SIGKILL ends it at once.
+     * SIGINT, SIGHUP and SIGTERM end it after its shutdown hooks; SIGKILL ends it at once. The
+     * processes the run started get the signal too, as they would in the container's process
+     * group (the caller is the MPI thread, so listing them, which reads /proc, happens apart).
      */
     void signal(int signal) {
         if (signal == 3) {
             PoolThreads.start("thread-dump", this::printThreadDump);
+        } else if (signal == 9) {
+            kill();
         } else {
-            requestEnd(128 + signal, signal != 9);
+            requestEnd(128 + signal, true);
+            if (started) {
+                PoolThreads.start("signal-children", () -> slot.children.signal(signal));
+            }
         }
     }
 
@@ -109,6 +140,7 @@ final class TaskRun {
             slot.environment.apply(spec.environment());
             slot.workingDirectory.enter(spec.cwd());
             System.setProperties(slot.runProperties(runProperties()));
+            slot.tempDirectory.use(System.getProperty("java.io.tmpdir"));
             started = true;
             if (reported) {
                 // The client relays stdin only after this, so the slot must hold the FIFO open by now.
@@ -123,12 +155,10 @@ final class TaskRun {
             Thread main = startMain(loader);
             exitCode = awaitEnd(main);
             t2 = System.nanoTime();
-            List<Thread> hooks = slot.shutdownHooks.finish(runHooks, HOOK_WAIT_MILLIS);
-            if (!hooks.isEmpty()) {
-                PoolLog.get().warn("run " + id + ": " + hooks.size() + " shutdown hook(s) still running after "
-                        + HOOK_WAIT_MILLIS + " ms; ending them");
-            }
+            awaitHooks(slot.shutdownHooks.start(hooksWanted()));
+            slot.shutdownHooks.finishDeleteOnExit(hooksWanted());
             stuck = endThreads(shared, loader);
+            exitCode = finalStatus();
         } catch (IOException | RuntimeException e) {
             failure = e.getMessage();
             PoolLog.get().error("run " + id + " of " + spec.mainClass() + " could not be set up", e);
@@ -164,7 +194,48 @@ final class TaskRun {
                 PoolLog.get().error("run " + id + ": " + e.getMessage(), e);
             }
         }
-        return slot.threads.endAll(slot.threadStopMillis);
+        long normal = System.currentTimeMillis() + slot.threadStopMillis;
+        List<Thread> stuck = slot.threads.endAll(() -> {
+            synchronized (lock) {
+                return killed ? Math.min(normal, killedAt + KILL_STOP_MILLIS) : normal;
+            }
+        });
+        synchronized (lock) {
+            if (!killed) {
+                return stuck;
+            }
+        }
+        slot.children.signal(9); // processes its threads started since the kill
+        return stuck;
+    }
+
+    private boolean hooksWanted() {
+        synchronized (lock) {
+            return runHooks;
+        }
+    }
+
+    /** A kill while the run was ending (its hooks running) makes it end as a killed JVM: 137. */
+    private int finalStatus() {
+        synchronized (lock) {
+            return endStatus;
+        }
+    }
+
+    /** Waits for the run's shutdown hooks, at most {@link #HOOK_WAIT_MILLIS}; a kill ends the wait. */
+    private void awaitHooks(List<Thread> hooks) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + HOOK_WAIT_MILLIS;
+        synchronized (lock) {
+            while (!killed && hooks.stream().anyMatch(Thread::isAlive)) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    PoolLog.get().warn("run " + id + ": shutdown hook(s) still running after " + HOOK_WAIT_MILLIS
+                            + " ms; ending them");
+                    return;
+                }
+                lock.wait(Math.min(left, 5));
+            }
+        }
     }
 
     private Map<String, String> runProperties() {
@@ -186,6 +257,7 @@ final class TaskRun {
 
     /** Runs in the run's main thread: what the {@code java} launcher does, with its messages. */
     private void runMain(ClassLoader loader) {
+        TaskThreads.claim(id); // every thread the run starts inherits this
         try {
             Method main = findMain(loader);
             if (main != null) {
@@ -337,6 +409,7 @@ final class TaskRun {
             }
         }
         java.beans.Introspector.flushCaches();
+        slot.children.markIdle(); // what a run that ended by itself left running is not the next run's
         if (!stuck.isEmpty()) {
             return stuck.size() + " thread(s) of run " + id + " would not stop: " + stuck;
         }

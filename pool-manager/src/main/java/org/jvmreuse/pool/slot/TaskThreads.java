@@ -1,35 +1,88 @@
 package org.jvmreuse.pool.slot;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 import org.jvmreuse.boot.TaskExit;
 import org.jvmreuse.pool.PoolThreads;
 
 /**
- * Finds and ends the threads that belong to runs: every live thread of the application's
- * thread groups that is neither a pool thread nor a worker of the JDK's shared common pool.
- * (JVM service threads live in the "system" group and are never touched.)
+ * Finds and ends the threads that belong to runs, wherever they live. A run's main thread
+ * carries an inheritable mark with the run's id, which every thread it starts inherits, in any
+ * thread group and as a virtual thread (JDK 21+, found through the JDK's thread containers);
+ * threads of the application's thread groups count too (a library's run hook starts them from
+ * the slot's runner). Pool threads and JDK service threads (created without inheriting the mark)
+ * are never touched. Workers of the JDK's shared common pool outlive runs: after a run, those
+ * still running its tasks get the stop (which ends the task; the worker serves on), the tasks it
+ * left queued are cancelled, and their context class loaders go back to the system loader.
  */
 final class TaskThreads {
     private static final long RESTOP_MILLIS = 100;
+    private static final long VIRTUAL_STOP_NANOS = 20_000_000;
+    /** Not passed on by common-pool workers, which serve every run (a JDK 17 worker inherits its creator's mark). */
+    private static final InheritableThreadLocal<Long> OWNER = new InheritableThreadLocal<>() {
+        @Override
+        protected Long childValue(Long parent) {
+            return isCommonPoolWorker(Thread.currentThread()) ? null : parent;
+        }
+    };
+    /** Classes on an idle common-pool worker's stack (ForkJoinPool with its nested classes). */
+    private static final Set<String> IDLE_WORKER_FRAMES = Set.of("java.util.concurrent.ForkJoinWorkerThread",
+            "java.util.concurrent.locks.LockSupport", "jdk.internal.misc.Unsafe", "java.lang.Thread");
+
     private final ThreadGroup applicationGroup;
+    private final ThreadGroup root;
+    private final Field inheritable = JdkInternals.field("java.lang.Thread", "inheritableThreadLocals");
+    private final Method getEntry = JdkInternals.method("java.lang.ThreadLocal$ThreadLocalMap", "getEntry", ThreadLocal.class);
+    private final Field entryValue = JdkInternals.field("java.lang.ThreadLocal$ThreadLocalMap$Entry", "value");
+    private final Method drainTasks = JdkInternals.method("java.util.concurrent.ForkJoinPool", "drainTasksTo",
+            java.util.Collection.class);
+    private final VirtualThreads virtualThreads = new VirtualThreads();
 
     TaskThreads(ThreadGroup applicationGroup) {
         this.applicationGroup = applicationGroup;
+        ThreadGroup top = applicationGroup;
+        while (top.getParent() != null) {
+            top = top.getParent();
+        }
+        this.root = top;
+    }
+
+    /** Marks the calling thread, and every thread it will start, as run {@code runId}'s. */
+    static void claim(long runId) {
+        OWNER.set(runId);
+    }
+
+    /** The run that started the calling thread, or null. */
+    static Long ownerOfCurrent() {
+        return OWNER.get();
+    }
+
+    /** The run whose mark {@code t} carries, or null. */
+    Long owner(Thread t) {
+        try {
+            Object map = JdkInternals.get(inheritable, t);
+            Object entry = map == null ? null : getEntry.invoke(map, OWNER);
+            return entry == null ? null : (Long) JdkInternals.get(entryValue, entry);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // the map changed under us: the thread is judged by its group alone
+        }
     }
 
     List<Thread> live() {
-        Thread[] threads = new Thread[applicationGroup.activeCount() + 16];
-        int n;
-        while ((n = applicationGroup.enumerate(threads, true)) == threads.length) {
-            threads = new Thread[threads.length * 2];
-        }
         List<Thread> task = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            Thread t = threads[i];
-            if (t.isAlive() && !PoolThreads.isPoolThread(t) && !isCommonPoolWorker(t)) {
+        for (Thread t : allThreads()) {
+            if (t.isAlive() && !PoolThreads.isPoolThread(t) && !isCommonPoolWorker(t)
+                    && (inApplicationGroup(t) || owner(t) != null)) {
                 task.add(t);
             }
         }
@@ -42,37 +95,132 @@ final class TaskThreads {
         return threads;
     }
 
-    private static boolean isCommonPoolWorker(Thread t) {
+    private Set<Thread> allThreads() {
+        Thread[] threads = new Thread[root.activeCount() + 16];
+        int n;
+        while ((n = root.enumerate(threads, true)) == threads.length) {
+            threads = new Thread[threads.length * 2];
+        }
+        Set<Thread> all = new LinkedHashSet<>(Arrays.asList(threads).subList(0, n));
+        virtualThreads.all().forEach(all::add);
+        return all;
+    }
+
+    private boolean inApplicationGroup(Thread t) {
+        ThreadGroup group = t.getThreadGroup(); // null once terminated
+        return group != null && applicationGroup.parentOf(group);
+    }
+
+    static boolean isCommonPoolWorker(Thread t) {
         return t instanceof ForkJoinWorkerThread worker && worker.getPool() == ForkJoinPool.commonPool();
+    }
+
+    /** Common-pool workers still running a task (anything but the pool's own idle loop). */
+    private List<Thread> busyCommonPoolWorkers() {
+        List<Thread> busy = new ArrayList<>();
+        for (Thread t : allThreads()) {
+            if (isCommonPoolWorker(t) && t.isAlive()
+                    && Stream.of(t.getStackTrace()).anyMatch(TaskThreads::taskFrame)) {
+                busy.add(t);
+            }
+        }
+        return busy;
+    }
+
+    private static boolean taskFrame(StackTraceElement frame) {
+        String cls = frame.getClassName();
+        return !cls.startsWith("java.util.concurrent.ForkJoinPool") && !IDLE_WORKER_FRAMES.contains(cls);
     }
 
     /**
      * Ends every task thread: first an interrupt, then an asynchronous {@link TaskExit} through
      * JVMTI, repeated every {@link #RESTOP_MILLIS} because some threads catch everything and
-     * loop (Hadoop's task reporter gives up only after three failures in a row). Returns the
-     * threads still alive after {@code waitMillis} (a thread stuck in native code, say); a slot
-     * with such threads cannot be reused safely.
+     * loop (Hadoop's task reporter gives up only after three failures in a row). The threads are
+     * looked for again each round, so threads started meanwhile are ended too. Returns the
+     * threads still alive at {@code deadline} (read again each round: a kill brings it closer),
+     * a thread stuck in native code, say; a slot with such threads cannot be reused safely.
      */
-    List<Thread> endAll(long waitMillis) throws InterruptedException {
-        List<Thread> threads = live();
+    List<Thread> endAll(LongSupplier deadline) throws InterruptedException {
+        cancelCommonPoolTasks();
+        List<Thread> threads = toEnd();
         if (threads.isEmpty()) {
             return threads;
         }
-        threads.forEach(Thread::interrupt);
-        long deadline = System.currentTimeMillis() + waitMillis;
-        joinUntil(threads, Math.min(deadline, System.currentTimeMillis() + 50));
-        while (System.currentTimeMillis() < deadline) {
-            threads.removeIf(t -> !t.isAlive());
+        for (Thread t : threads) {
+            silence(t);
+            t.interrupt();
+        }
+        joinUntil(threads, Math.min(deadline.getAsLong(), System.currentTimeMillis() + 50));
+        while (System.currentTimeMillis() < deadline.getAsLong()) {
+            cancelCommonPoolTasks();
+            threads = toEnd();
             if (threads.isEmpty()) {
                 break;
             }
             for (Thread t : threads) {
-                Native.stopThread(t, new TaskExit(-1));
+                stop(t);
             }
-            joinUntil(threads, Math.min(deadline, System.currentTimeMillis() + RESTOP_MILLIS));
+            joinUntil(threads, Math.min(deadline.getAsLong(), System.currentTimeMillis() + RESTOP_MILLIS));
         }
-        threads.removeIf(t -> !t.isAlive());
+        threads = toEnd();
         return threads;
+    }
+
+    /**
+     * JVMTI stops a virtual thread only while it is mounted on a carrier (and suspended, which the
+     * native side does), and a waiting one is not: the interrupt wakes it, and the stop is
+     * retried for a moment until it runs.
+     */
+    private void stop(Thread t) {
+        silence(t);
+        t.interrupt();
+        boolean stopped = Native.stopThread(t, new TaskExit(-1));
+        long until = System.nanoTime() + VIRTUAL_STOP_NANOS;
+        while (!stopped && virtualThreads.isVirtual(t) && t.isAlive() && System.nanoTime() < until) {
+            Thread.onSpinWait();
+            stopped = Native.stopThread(t, new TaskExit(-1));
+        }
+    }
+
+    /**
+     * A thread the slot ends dies quietly, as it would have vanished with the JVM: neither the
+     * {@link TaskExit} nor what the stop broke on its way (a lock it was taking, say) is printed
+     * (its thread group would print them to the run's stderr). Common-pool workers serve on:
+     * a stop only ends the task they run, which keeps what it throws.
+     */
+    static void silence(Thread t) {
+        if (!isCommonPoolWorker(t)) {
+            t.setUncaughtExceptionHandler((thread, e) -> { });
+        }
+    }
+
+    private List<Thread> toEnd() {
+        List<Thread> threads = live();
+        threads.addAll(busyCommonPoolWorkers());
+        return threads;
+    }
+
+    /**
+     * Tasks a run left queued in the common pool would run during a later run; they are
+     * cancelled. (A worker stopped inside a task only ends that task and serves on.)
+     */
+    private void cancelCommonPoolTasks() {
+        List<ForkJoinTask<?>> queued = new ArrayList<>();
+        try {
+            drainTasks.invoke(ForkJoinPool.commonPool(), queued);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot drain the common pool", e);
+        }
+        queued.forEach(task -> task.cancel(false));
+    }
+
+    /** Common-pool workers may have taken a run's context class loader; they get the system loader back. */
+    void resetCommonPoolLoaders() {
+        for (Thread t : allThreads()) {
+            if (isCommonPoolWorker(t)) {
+                t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+            }
+        }
     }
 
     private static void joinUntil(List<Thread> threads, long deadline) throws InterruptedException {

@@ -1,0 +1,78 @@
+package org.jvmreuse.pool.slot;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The processes a run started (through ProcessBuilder or Runtime.exec, and what those started):
+ * the slot's descendants that were not there when the slot was last idle, nor descend from one
+ * that was. In a container they would share the task's process group and get the signals YARN
+ * sends it; here they are children of the slot, so the slot passes a run's ending signal on to
+ * them. (A run that ends by itself leaves them running, as a JVM that exits would.)
+ */
+final class ChildProcesses {
+    private static final int KILL_ROUNDS = 5;
+    /**
+     * The processes the JDK waits for (its children, among others); listing descendants reads
+     * all of /proc (about a millisecond), which runs that started nothing need not pay.
+     */
+    private final Map<?, ?> awaited = (Map<?, ?>) JdkInternals.get(
+            JdkInternals.field("java.lang.ProcessHandleImpl", "completions"), null);
+    private Set<ProcessHandle> idle = descendants();
+
+    /** The slot's current descendants are not the next run's (called when the slot is idle). */
+    void markIdle() {
+        if (!idle.isEmpty() || !awaited.isEmpty()) {
+            idle = descendants();
+        }
+    }
+
+    /** Sends {@code signal} to every process of the run; SIGKILL again until none is left (children fork). */
+    void signal(int signal) {
+        for (int round = 0; round < (signal == 9 ? KILL_ROUNDS : 1); round++) {
+            List<ProcessHandle> started = started();
+            if (started.isEmpty()) {
+                return;
+            }
+            for (ProcessHandle p : started) {
+                if (signal == 9) {
+                    p.destroyForcibly();
+                } else {
+                    Native.kill(p.pid(), signal);
+                }
+            }
+        }
+    }
+
+    List<ProcessHandle> started() {
+        List<ProcessHandle> started = new ArrayList<>();
+        for (ProcessHandle p : descendants()) {
+            if (!descendsFromIdle(p)) {
+                started.add(p);
+            }
+        }
+        return started;
+    }
+
+    private boolean descendsFromIdle(ProcessHandle p) {
+        long self = ProcessHandle.current().pid();
+        Optional<ProcessHandle> at = Optional.of(p);
+        while (at.isPresent() && at.get().pid() != self) {
+            if (idle.contains(at.get())) {
+                return true;
+            }
+            at = at.get().parent();
+        }
+        return false;
+    }
+
+    private static Set<ProcessHandle> descendants() {
+        Set<ProcessHandle> all = new HashSet<>();
+        ProcessHandle.current().descendants().forEach(all::add);
+        return all;
+    }
+}
