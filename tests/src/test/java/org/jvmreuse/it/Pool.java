@@ -205,6 +205,14 @@ public final class Pool implements AutoCloseable {
     }
 
     public record Result(int code, String out, String err) {
+        /**
+         * stderr without the client's "running in slot" line: the slot starts the program as it
+         * reports {@code started}, so that line can land anywhere in what the program writes.
+         */
+        public String programErr() {
+            return err.replaceAll("jvmreuse: running in slot \\d+ \\(rank \\d+, pid \\d+\\)\n", "");
+        }
+
         @Override
         public String toString() {
             return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;

@@ -12,10 +12,15 @@ import java.util.Set;
  * the slot's descendants that were not there when the slot was last idle, nor descend from one
  * that was. In a container they would share the task's process group and get the signals YARN
  * sends it; here they are children of the slot, so the slot passes a run's ending signal on to
- * them. (A run that ends by itself leaves them running, as a JVM that exits would.)
+ * them. A run that ends by itself leaves them running, as a JVM that exits would, unless it was
+ * a YARN container's: when a container ends, the NodeManager signals its process group (SIGTERM,
+ * then SIGKILL after {@code yarn.nodemanager.sleep-delay-before-sigkill.ms}), so its processes end
+ * with it; {@link #endAsContainer} does the same for a pooled task's.
  */
 final class ChildProcesses {
     private static final int KILL_ROUNDS = 5;
+    /** YARN's default yarn.nodemanager.sleep-delay-before-sigkill.ms. */
+    private static final long CONTAINER_SIGKILL_DELAY_MILLIS = 250;
     /**
      * The processes the JDK waits for (its children, among others); listing descendants reads
      * all of /proc (about a millisecond), which runs that started nothing need not pay.
@@ -45,6 +50,22 @@ final class ChildProcesses {
                     Native.kill(p.pid(), signal);
                 }
             }
+        }
+    }
+
+    /** What the NodeManager does to an ended container's process group: SIGTERM, a grace period, SIGKILL. */
+    void endAsContainer() throws InterruptedException {
+        if (awaited.isEmpty()) {
+            return; // the JDK waits for every process it started: none is running
+        }
+        signal(15);
+        long deadline = System.currentTimeMillis() + CONTAINER_SIGKILL_DELAY_MILLIS;
+        while (!started().isEmpty()) {
+            if (System.currentTimeMillis() >= deadline) {
+                signal(9);
+                return;
+            }
+            Thread.sleep(10);
         }
     }
 

@@ -409,6 +409,13 @@ final class TaskRun {
             }
         }
         java.beans.Introspector.flushCaches();
+        if (spec.environment().containsKey("CONTAINER_ID")) {
+            try {
+                slot.children.endAsContainer(); // a YARN task's processes end with its container
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         slot.children.markIdle(); // what a run that ended by itself left running is not the next run's
         if (!stuck.isEmpty()) {
             return stuck.size() + " thread(s) of run " + id + " would not stop: " + stuck;

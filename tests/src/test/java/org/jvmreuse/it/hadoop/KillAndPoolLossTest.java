@@ -106,10 +106,22 @@ class KillAndPoolLossTest {
         String status = cluster.poolStatus(1);
         assertTrue(status.contains("retired 0"), status);
         long before = cluster.pooledRuns();
-        Process next = sleepJob(2, 10, "sleep-after-kill", cluster.dir.resolve("after.log"));
+        // A task that ends by itself: its container's end (the NodeManager signals its process
+        // group) ends the processes it left, in a slot as in a new JVM.
+        Path left = Files.createDirectories(cluster.dir.resolve("leftovers-after"));
+        Process next = sleepJob(2, 10, "sleep-after-kill", cluster.dir.resolve("after.log"), "-Dsleep.leftovers=" + left);
         assertTrue(next.waitFor(180, TimeUnit.SECONDS), "the next job did not finish");
         assertEquals(0, next.exitValue(), Files.readString(cluster.dir.resolve("after.log")));
         assertEquals(2, cluster.pooledRuns() - before, "the next job's tasks ran in the same slots");
+        List<ProcessHandle> leftBehind = new ArrayList<>();
+        for (Path pidFile : pidFiles(left)) {
+            ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).ifPresent(leftBehind::add);
+        }
+        try {
+            await("the ended tasks' children are gone", 5_000, () -> leftBehind.stream().noneMatch(ProcessHandle::isAlive));
+        } finally {
+            leftBehind.forEach(ProcessHandle::destroyForcibly);
+        }
     }
 
     @Test
