@@ -77,7 +77,8 @@ class KillAndPoolLossTest {
     void yarnKillStopsTheTaskInItsSlotAndTheSlotIsReused() throws Exception {
         Path log = cluster.dir.resolve("sleep-client.log");
         Path leftovers = Files.createDirectories(cluster.dir.resolve("leftovers"));
-        Process client = sleepJob(2, 600_000, "sleep-killed", log, "-Dsleep.leftovers=" + leftovers);
+        Process client = sleepJob(2, 600_000, "sleep-killed", log, "-Dsleep.leftovers=" + leftovers,
+                "-Dsleep.leftovers.hook=true");
         List<ProcessHandle> children = new ArrayList<>();
         try {
             await("both tasks run in slots", 120_000, () -> cluster.poolStatus(1).contains("busy 2"));
@@ -106,8 +107,9 @@ class KillAndPoolLossTest {
         String status = cluster.poolStatus(1);
         assertTrue(status.contains("retired 0"), status);
         long before = cluster.pooledRuns();
-        // A task that ends by itself: its container's end (the NodeManager signals its process
-        // group) ends the processes it left, in a slot as in a new JVM.
+        // A task that ends by itself (no hook keeps it up until the MRAppMaster stops its
+        // container): the container's end, where the NodeManager signals its process group,
+        // ends the processes it left, in a slot as in a new JVM.
         Path left = Files.createDirectories(cluster.dir.resolve("leftovers-after"));
         Process next = sleepJob(2, 10, "sleep-after-kill", cluster.dir.resolve("after.log"), "-Dsleep.leftovers=" + left);
         assertTrue(next.waitFor(180, TimeUnit.SECONDS), "the next job did not finish");

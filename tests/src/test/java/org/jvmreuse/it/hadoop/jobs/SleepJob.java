@@ -13,8 +13,8 @@ import org.apache.hadoop.util.ToolRunner;
 /**
  * A map-only job whose tasks sleep {@code sleep.ms} each, then copy their input line. Args: in out.
  * With {@code sleep.leftovers=DIR} each task first starts a child process ({@code sleep 600}, its PID
- * in {@code DIR/<task>.pid}) and a shutdown hook that writes {@code DIR/<task>.hook} after 3 s:
- * what a killed container must not leave behind.
+ * in {@code DIR/<task>.pid}) and, with {@code sleep.leftovers.hook=true}, a shutdown hook that writes
+ * {@code DIR/<task>.hook} after 3 s: what an ended container must not leave behind.
  */
 public class SleepJob extends Configured implements Tool {
     public static class SleepMapper extends Mapper<LongWritable, Text, Text, Text> {
@@ -27,6 +27,9 @@ public class SleepJob extends Configured implements Tool {
             String task = context.getTaskAttemptID().getTaskID().toString();
             Process child = new ProcessBuilder("sleep", "600").start();
             Files.writeString(Path.of(dir, task + ".pid"), Long.toString(child.pid()));
+            if (!context.getConfiguration().getBoolean("sleep.leftovers.hook", false)) {
+                return;
+            }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     Thread.sleep(3000);
