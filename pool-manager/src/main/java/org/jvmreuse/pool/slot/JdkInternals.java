@@ -9,12 +9,12 @@ import java.lang.reflect.Method;
  * {@code sun.nio.fs}, {@code java.nio.file}, {@code java.util.concurrent}, {@code jdk.internal.vm});
  * the same fields exist from JDK 17 to 25 (the thread containers from 21).
  */
-final class JdkInternals {
+public final class JdkInternals {
     private JdkInternals() {
     }
 
     /** The first of {@code names} that {@code className} declares (JDK versions differ in names). */
-    static Field field(String className, String... names) {
+    public static Field field(String className, String... names) {
         ReflectiveOperationException missing = null;
         for (String name : names) {
             try {
@@ -35,7 +35,7 @@ final class JdkInternals {
                 + " (is the slot JVM started with the pool's --add-opens options?)", cause);
     }
 
-    static Method method(String className, String name, Class<?>... parameters) {
+    public static Method method(String className, String name, Class<?>... parameters) {
         try {
             Method method = Class.forName(className).getDeclaredMethod(name, parameters);
             method.setAccessible(true);
@@ -45,7 +45,7 @@ final class JdkInternals {
         }
     }
 
-    static Object get(Field field, Object target) {
+    public static Object get(Field field, Object target) {
         try {
             return field.get(target);
         } catch (IllegalAccessException e) {
@@ -53,7 +53,7 @@ final class JdkInternals {
         }
     }
 
-    static void set(Field field, Object target, Object value) {
+    public static void set(Field field, Object target, Object value) {
         try {
             field.set(target, value);
         } catch (IllegalAccessException e) {

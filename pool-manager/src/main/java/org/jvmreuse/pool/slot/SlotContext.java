@@ -7,6 +7,7 @@ import java.util.Properties;
 import java.util.TimeZone;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.service.ServicePort;
+import org.jvmreuse.pool.slot.globals.GlobalStateGuard;
 
 /** The per-process state a slot lends to each run and takes back afterwards. */
 final class SlotContext {
@@ -22,6 +23,7 @@ final class SlotContext {
     final TempDirectory tempDirectory = new TempDirectory();
     final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup());
     final SharedLoaders sharedLoaders;
+    final GlobalStateGuard globals = GlobalStateGuard.forThisJvm();
     final TaskThreadGroup taskGroup = new TaskThreadGroup(Thread.currentThread().getThreadGroup());
     /** Open files of the idle slot, the baseline for what a run leaves open; set after the warm-up. */
     Map<Integer, String> idleFiles = Map.of();

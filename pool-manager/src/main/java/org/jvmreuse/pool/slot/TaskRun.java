@@ -18,6 +18,7 @@ import org.jvmreuse.pool.PoolThreads;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
 import org.jvmreuse.pool.protocol.RunSpec;
+import org.jvmreuse.pool.slot.globals.GlobalStateGuard;
 
 /**
  * One program run in a slot, from a fresh class loader to the clean-up that makes the slot
@@ -44,6 +45,8 @@ final class TaskRun {
     private long killedAt;
     private volatile boolean started;
     private final boolean reported;
+    /** The JDK-wide state before the run (after its shared library, whose state is the slot's). */
+    private GlobalStateGuard.Captured globals;
 
     /** {@code reported}: whether the manager hears of this run (false for the slot's warm-up runs). */
     TaskRun(long id, RunSpec spec, SlotContext slot, boolean reported) {
@@ -135,6 +138,7 @@ final class TaskRun {
             // Before the run's hooks are tracked: what a new shared library's hook classes
             // register while they initialise belongs to the slot.
             shared = slot.sharedLoaders.forEntries(spec.sharedClassPath());
+            globals = slot.globals.capture();
             slot.shutdownHooks.markStart();
             slot.streams.lend(spec.stdin(), spec.stdout(), spec.stderr());
             slot.environment.apply(spec.environment());
@@ -395,6 +399,7 @@ final class TaskRun {
         }
         slot.environment.restore();
         slot.restoreGlobals();
+        List<String> unrestorable = globals == null ? List.of() : globals.restore(loader);
         try {
             slot.workingDirectory.restore();
         } catch (IOException e) {
@@ -419,6 +424,9 @@ final class TaskRun {
         slot.children.markIdle(); // what a run that ended by itself left running is not the next run's
         if (!stuck.isEmpty()) {
             return stuck.size() + " thread(s) of run " + id + " would not stop: " + stuck;
+        }
+        if (!unrestorable.isEmpty()) {
+            return "run " + id + " changed JDK-wide state that cannot be put back: " + String.join("; ", unrestorable);
         }
         return hookProblem;
     }

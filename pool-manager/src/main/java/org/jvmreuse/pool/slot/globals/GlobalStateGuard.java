@@ -1,0 +1,57 @@
+package org.jvmreuse.pool.slot.globals;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Guards every kind of JDK-wide state a run can change: {@link #capture} before the run,
+ * {@link Captured#restore} after it. A state whose JDK internals this JVM does not have fails
+ * here, when the slot starts, not in a run.
+ */
+public final class GlobalStateGuard {
+    private final List<GlobalState> states;
+
+    public GlobalStateGuard(List<GlobalState> states) {
+        this.states = List.copyOf(states);
+    }
+
+    /** Every kind of JDK-wide state the pool knows how to put back. */
+    public static GlobalStateGuard forThisJvm() {
+        return new GlobalStateGuard(List.of(
+        ));
+    }
+
+    public Captured capture() {
+        List<GlobalState.Snapshot> snapshots = new ArrayList<>(states.size());
+        for (GlobalState state : states) {
+            snapshots.add(state.capture());
+        }
+        return new Captured(snapshots);
+    }
+
+    /** The JDK-wide state before one run. */
+    public final class Captured {
+        private final List<GlobalState.Snapshot> snapshots;
+
+        private Captured(List<GlobalState.Snapshot> snapshots) {
+            this.snapshots = snapshots;
+        }
+
+        /** Puts everything back; returns what could not be (empty if the slot is clean). */
+        public List<String> restore(ClassLoader runLoader) {
+            List<String> problems = new ArrayList<>();
+            for (int i = 0; i < snapshots.size(); i++) {
+                String problem;
+                try {
+                    problem = snapshots.get(i).restore(runLoader);
+                } catch (RuntimeException e) {
+                    problem = "putting it back failed: " + e;
+                }
+                if (problem != null) {
+                    problems.add(states.get(i).name() + ": " + problem);
+                }
+            }
+            return problems;
+        }
+    }
+}
