@@ -47,6 +47,8 @@ final class TaskRun {
     private final boolean reported;
     /** The JDK-wide state before the run (after its shared library, whose state is the slot's). */
     private GlobalStateGuard.Captured globals;
+    /** Time spent recording and putting back JDK-wide state, for the run's log line. */
+    private long guardNanos;
 
     /** {@code reported}: whether the manager hears of this run (false for the slot's warm-up runs). */
     TaskRun(long id, RunSpec spec, SlotContext slot, boolean reported) {
@@ -138,7 +140,9 @@ final class TaskRun {
             // Before the run's hooks are tracked: what a new shared library's hook classes
             // register while they initialise belongs to the slot.
             shared = slot.sharedLoaders.forEntries(spec.sharedClassPath());
+            long captureStart = System.nanoTime();
             globals = slot.globals.capture();
+            guardNanos = System.nanoTime() - captureStart;
             slot.shutdownHooks.markStart();
             slot.streams.lend(spec.stdin(), spec.stdout(), spec.stderr());
             slot.environment.apply(spec.environment());
@@ -182,9 +186,9 @@ final class TaskRun {
         }
         String problem = cleanUp(shared, loader, stuck);
         if (reported) {
-            PoolLog.get().info(String.format("run %d: %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms",
+            PoolLog.get().info(String.format("run %d: %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms (JDK-wide state %.3f ms)",
                 id, spec.mainClass(), exitCode, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
-                (System.nanoTime() - t3) / 1e6));
+                (System.nanoTime() - t3) / 1e6, guardNanos / 1e6));
         }
         return problem;
     }
@@ -399,7 +403,9 @@ final class TaskRun {
         }
         slot.environment.restore();
         slot.restoreGlobals();
+        long restoreStart = System.nanoTime();
         List<String> unrestorable = globals == null ? List.of() : globals.restore(loader);
+        guardNanos += System.nanoTime() - restoreStart;
         try {
             slot.workingDirectory.restore();
         } catch (IOException e) {
