@@ -283,7 +283,11 @@ public final class PoolManager implements MpiTransport.Handler {
             case Tags.RETIRE -> {
                 String reason = in.readUTF();
                 PoolLog.get().warn("slot " + slot + " (rank " + source + ") retired: " + reason);
-                leaveService(slot, reason, "the pool slot running this program failed and left service: " + reason);
+                if (slots.state(slot) == SlotTable.State.RETIRED) {
+                    slots.retire(slot, reason); // read after its doorbell closed: now the status says why
+                } else {
+                    leaveService(slot, reason, "the pool slot running this program failed and left service: " + reason);
+                }
             }
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
         }

@@ -83,9 +83,7 @@ class PoolManagerSpareTest extends ManagerTestBase {
         assertTrue(status().contains("replacements: 1 made, 0 spares left"), status());
 
         // The dead rank's RETIRE, sent before it went but read after its doorbell closed, says why it left.
-        byte[] retire = Wire.text(0, "test: its heap stayed full");
-        ByteBuffer buffer = ByteBuffer.allocateDirect(retire.length).put(retire).flip();
-        harness.world.get(doomed.rank()).iSend(buffer, retire.length, ManagerHarness.MANAGER_RANK, Tags.RETIRE);
+        sendAsIfFrom(doomed, Tags.RETIRE, Wire.text(0, "test: its heap stayed full"));
         Await.until("the late RETIRE is read", () -> harness.slotStatus(0).contains("which retired: test: its heap stayed full"));
         assertTrue(harness.slotStatus(0).startsWith("slot 0: rank 3 pid 1003 free"), harness.slotStatus(0));
     }
@@ -110,6 +108,26 @@ class PoolManagerSpareTest extends ManagerTestBase {
         assertTrue(harness.log().contains("no spare left to replace slot 0 (rank 2): the pool serves on with 0 of 1 slots"),
                 harness.log());
         assertTrue(harness.run("After", LONG_WAIT).expect("fallback").get("reason").contains("no usable slot"));
+    }
+
+    @Test
+    void aLateRetireOfASlotLeftRetiredOnlySaysWhy() throws Exception {
+        harness = ManagerHarness.start(2, 0, 1);
+        harness.spare(0).die();
+        harness.awaitStatus("the spare is gone", "0 spares left");
+        ScriptedSlot doomed = harness.slot(0);
+        doomed.die();
+        harness.awaitStatus("the slot retired", "retired 1)");
+        sendAsIfFrom(doomed, Tags.RETIRE, Wire.text(0, "test: its heap stayed full"));
+        Await.until("the late RETIRE is read", () -> harness.slotStatus(0).contains("(retired: test: its heap stayed full)"));
+        assertEquals(1, harness.log().split("no spare left to replace slot 0", -1).length - 1, harness.log());
+        assertTrue(status().contains("slots: 2 (free 1, busy 0, starting 0, retired 1)"), status());
+    }
+
+    /** A message the rank of {@code slot} sent before it died, read by the manager only now. */
+    private void sendAsIfFrom(ScriptedSlot slot, int tag, byte[] payload) {
+        ByteBuffer buffer = ByteBuffer.allocateDirect(payload.length).put(payload).flip();
+        harness.world.get(slot.rank()).iSend(buffer, payload.length, ManagerHarness.MANAGER_RANK, tag);
     }
 
     @Test
