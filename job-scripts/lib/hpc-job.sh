@@ -675,7 +675,8 @@ _hpc_start_master() {
 }
 
 # Builds HPC_POOL_CMD: ONE launch of all pools, SLOTS+1 consecutive ranks per node
-# (--ranks-per-pool), pool i = node i of the node list, socket <socket dir>/pool<i>.sock.
+# (--ranks-per-pool), pool i = node i of the node list, socket <socket dir>/pool<i>.sock. No
+# spare ranks: the batch request holds SLOTS+1 ranks per node.
 _hpc_pool_command() {
     local per=$((HPC_SLOTS + 1)) k tail=() nodes=$HPC_N pools=1 per_node
     JVMREUSE_POOL_EXTRA_ARGS=(--ranks-per-pool "$per")
@@ -692,7 +693,7 @@ _hpc_pool_command() {
     fi
     _jvmreuse_cluster_warmup
     MPIRUN=$HPC_MPIRUN JVMREUSE_SOCKET="$HPC_SOCKET_DIR/pool%n.sock" JVMREUSE_POOL_LOG_DIR="$HPC_WORK/nodes/by-index/%n/pool-logs" \
-        JVMREUSE_NODES=$nodes JVMREUSE_POOLS=$pools JVMREUSE_SLOTS=$HPC_SLOTS JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
+        JVMREUSE_NODES=$nodes JVMREUSE_POOLS=$pools JVMREUSE_SLOTS=$HPC_SLOTS JVMREUSE_SPARES=0 JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
         JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN \
         JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-5} \
         JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} jvmreuse_pool_command || _hpc_die "cannot build the pool launch command"

@@ -25,9 +25,13 @@
 #   JVMREUSE_MPI_BACKEND native or java (default: native where built, else java)
 #   JVMREUSE_SLOTS       slots per pool (default: JVMREUSE_CONTAINER_LIMIT, the most containers
 #                        the node's NodeManager runs at once, if set; else the node's cores)
+#   JVMREUSE_SPARES      spare ranks per pool (default 0): JVMs started with the pool that wait,
+#                        not warmed up, to take the place of a slot that retires or dies, so that
+#                        the pool keeps its slot count (PoolMain --spares; docs/design.md, "Spare
+#                        ranks"). Each is one more JVM per pool, idle until needed
 #   JVMREUSE_NODES       nodes to start pools on (default 1: this host)
 #   JVMREUSE_POOLS       pools per node in this launch (default 1). With more than 1, each
-#                        SLOTS+1 consecutive ranks form a pool (PoolMain --ranks-per-pool) and
+#                        SLOTS+1+SPARES consecutive ranks form a pool (PoolMain --ranks-per-pool) and
 #                        JVMREUSE_SOCKET must hold %i or %n
 #   JVMREUSE_SOCKET      control socket (default /tmp/jvmreuse-<uid>/pool.sock; with several pools
 #                        /tmp/jvmreuse-<uid>/pool-%i.sock). PoolMain fills in %h (host name),
@@ -347,13 +351,18 @@ _jvmreuse_pool_name() {
 }
 
 jvmreuse_pool_command() {
-    local java slots nodes pools per_pool per_node template
+    local java slots spares nodes pools per_pool per_node template
     java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
     slots=${JVMREUSE_SLOTS:-${JVMREUSE_CONTAINER_LIMIT:-$(nproc)}}
+    spares=${JVMREUSE_SPARES:-0}
     nodes=${JVMREUSE_NODES:-1}
     pools=$(_jvmreuse_pools) || return 1
     if ! [[ $slots =~ ^[1-9][0-9]*$ && $nodes =~ ^[1-9][0-9]*$ ]]; then
         _jvmreuse_log "ERROR: slots ($slots) and nodes ($nodes) must be whole numbers >= 1"
+        return 1
+    fi
+    if ! [[ $spares =~ ^[0-9]+$ ]]; then
+        _jvmreuse_log "ERROR: spares (JVMREUSE_SPARES, --spares: $spares) must be a whole number >= 0"
         return 1
     fi
     template=$(jvmreuse_socket_template) || return 1
@@ -361,7 +370,7 @@ jvmreuse_pool_command() {
         _jvmreuse_log "ERROR: $pools pools per node would share the socket $template: put %i or %n in it"
         return 1
     fi
-    per_pool=$((slots + 1))
+    per_pool=$((slots + 1 + 10#$spares))
     per_node=$((pools * per_pool))
     jvmreuse_pool_jvm_opts "$java" || return 1
     local kind
@@ -399,6 +408,9 @@ jvmreuse_pool_command() {
         --socket "$template")
     if ((pools > 1)); then
         JVMREUSE_POOL_CMD+=(--ranks-per-pool "$per_pool")
+    fi
+    if ((10#$spares > 0)); then
+        JVMREUSE_POOL_CMD+=(--spares "$((10#$spares))")
     fi
     if [[ -n ${JVMREUSE_POOL_LOG_DIR:-} ]]; then
         JVMREUSE_POOL_CMD+=(--log-dir "$JVMREUSE_POOL_LOG_DIR")

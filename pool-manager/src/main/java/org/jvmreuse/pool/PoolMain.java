@@ -3,6 +3,7 @@ package org.jvmreuse.pool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.jvmreuse.pool.manager.PoolManager;
 import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.Mpi;
@@ -46,7 +47,7 @@ public final class PoolMain {
         PoolTopology topology;
         Path socket;
         try {
-            topology = PoolTopology.of(gatherHosts(mpi), rank, options.ranksPerPool());
+            topology = PoolTopology.of(gatherHosts(mpi), rank, options.ranksPerPool(), options.spares());
             socket = options.socketPath(topology.host(), topology.poolIndex(), topology.sharedHost());
             PoolLog.open(options.logDir(socket, topology.host(), topology.poolIndex()),
                     topology.isManager(rank) ? "manager-" + topology.poolIndex() : "slot-rank" + rank);
@@ -114,8 +115,10 @@ public final class PoolMain {
         String mine = topology.isManager(rank) ? "" : Doorbells.newKey();
         byte[][] all = mpi.allGather(mine.getBytes(StandardCharsets.US_ASCII));
         if (topology.isManager(rank)) {
-            for (int slot : topology.slotRanks()) {
-                doorbells.expect(slot, new String(all[slot], StandardCharsets.US_ASCII));
+            for (List<Integer> ranks : List.of(topology.slotRanks(), topology.spareRanks())) {
+                for (int slot : ranks) {
+                    doorbells.expect(slot, new String(all[slot], StandardCharsets.US_ASCII));
+                }
             }
         }
         return mine;

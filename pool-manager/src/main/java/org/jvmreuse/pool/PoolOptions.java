@@ -10,8 +10,8 @@ import java.util.Map;
 import org.jvmreuse.pool.manager.PrivateDirectory;
 
 /** Command-line options of a pool process; every rank of one mpirun gets the same ones. */
-public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, long threadStopMillis,
-                          int warmupRuns, LibraryWarmup libraryWarmup, Service service) {
+public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, int spares,
+                          long threadStopMillis, int warmupRuns, LibraryWarmup libraryWarmup, Service service) {
 
     /**
      * A program each slot runs {@code runs} times after the built-in warm-up, with
@@ -40,8 +40,10 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "                           (default /tmp/jvmreuse-<uid>/pool.sock, or pool-%i.sock when",
             "                           several pools share a host)",
             "  --log-dir DIR            pool logs (default: <socket dir>/logs)",
-            "  --ranks-per-pool K       K consecutive ranks form one pool (1 manager + K-1 slots);",
-            "                           default 0: one pool per host holding all its ranks",
+            "  --ranks-per-pool K       K consecutive ranks form one pool (1 manager + K-1 slots and",
+            "                           spares); default 0: one pool per host holding all its ranks",
+            "  --spares N               the last N ranks of each pool are spares, which take the place",
+            "                           of slots that retire or die (default 0)",
             "  --thread-stop-ms N       how long a run's leftover threads get to stop (default 2000)",
             "  --warmup-runs N          runs of the built-in warm-up program each slot makes before it",
             "                           serves (default 100; 0: none)",
@@ -57,6 +59,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         String socket = null;
         String logDir = null;
         int ranksPerPool = 0;
+        int spares = 0;
         long threadStop = 2000;
         int warmupRuns = 100;
         String warmupMain = null;
@@ -71,6 +74,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 case "--socket" -> socket = value(args, ++i, arg);
                 case "--log-dir" -> logDir = value(args, ++i, arg);
                 case "--ranks-per-pool" -> ranksPerPool = number(value(args, ++i, arg), arg, 0);
+                case "--spares" -> spares = number(value(args, ++i, arg), arg, 0);
                 case "--thread-stop-ms" -> threadStop = number(value(args, ++i, arg), arg, 1);
                 case "--warmup-runs" -> warmupRuns = number(value(args, ++i, arg), arg, 0);
                 case "--warmup-main" -> warmupMain = value(args, ++i, arg);
@@ -92,6 +96,10 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         if (ranksPerPool == 1) {
             throw new IllegalArgumentException("--ranks-per-pool must be 0 or at least 2 (a manager and a slot)");
         }
+        if (ranksPerPool > 0 && ranksPerPool < 2 + spares) {
+            throw new IllegalArgumentException("--ranks-per-pool " + ranksPerPool + " leaves no slot beside the manager and "
+                    + spares + " spares: it must be at least " + (2 + spares));
+        }
         if ((warmupMain == null) != (warmupCp == null)) {
             throw new IllegalArgumentException("--warmup-main and --warmup-cp go together");
         }
@@ -103,7 +111,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         Service serviceSpec = service == null ? null
                 : new Service(service, serviceCp == null ? List.of() : List.of(serviceCp.split(":")),
                         Map.copyOf(serviceOptions));
-        return new PoolOptions(socket, logDir, ranksPerPool, threadStop, warmupRuns, library, serviceSpec);
+        return new PoolOptions(socket, logDir, ranksPerPool, spares, threadStop, warmupRuns, library, serviceSpec);
     }
 
     private static String value(String[] args, int i, String option) {

@@ -8,11 +8,23 @@ import java.util.Map;
 /**
  * Which MPI ranks form which pool. By default all ranks on one host form that host's pool; with
  * {@code ranksPerPool = K}, each K consecutive ranks do (several pools per host, as when one host
- * plays several nodes). The lowest rank of a pool is its manager; the others are its slots.
+ * plays several nodes). The lowest rank of a pool is its manager, its highest {@code spares}
+ * ranks are spares (they take the place of slots that leave: docs/design.md, "Spare ranks"),
+ * and the others are its slots.
  */
-public record PoolTopology(int poolIndex, String host, int managerRank, List<Integer> slotRanks, boolean sharedHost) {
+public record PoolTopology(int poolIndex, String host, int managerRank, List<Integer> slotRanks, boolean sharedHost,
+                           List<Integer> spareRanks) {
+
+    /** A pool without spares. */
+    public PoolTopology(int poolIndex, String host, int managerRank, List<Integer> slotRanks, boolean sharedHost) {
+        this(poolIndex, host, managerRank, slotRanks, sharedHost, List.of());
+    }
 
     public static PoolTopology of(String[] hostOfRank, int rank, int ranksPerPool) {
+        return of(hostOfRank, rank, ranksPerPool, 0);
+    }
+
+    public static PoolTopology of(String[] hostOfRank, int rank, int ranksPerPool, int spares) {
         List<List<Integer>> pools = new ArrayList<>();
         if (ranksPerPool > 0) {
             for (int r = 0; r < hostOfRank.length; r++) {
@@ -32,9 +44,10 @@ public record PoolTopology(int poolIndex, String host, int managerRank, List<Int
             List<Integer> members = pools.get(i);
             if (members.contains(rank)) {
                 String host = hostOfRank[rank];
-                if (members.size() < 2) {
+                if (members.size() < 2 + spares) {
                     throw new IllegalArgumentException("the pool of rank " + rank + " on host " + host
-                            + " has no slot: start at least 2 ranks per pool (1 manager + slots)");
+                            + " has no slot: start at least " + (2 + spares) + " ranks per pool (1 manager + slots"
+                            + (spares > 0 ? " + " + spares + " spares)" : ")"));
                 }
                 for (int r : members) {
                     if (!hostOfRank[r].equals(host)) {
@@ -43,8 +56,9 @@ public record PoolTopology(int poolIndex, String host, int managerRank, List<Int
                     }
                 }
                 long poolsOnHost = pools.stream().filter(p -> hostOfRank[p.get(0)].equals(host)).count();
-                return new PoolTopology(i, host, members.get(0), List.copyOf(members.subList(1, members.size())),
-                        poolsOnHost > 1);
+                int firstSpare = members.size() - spares;
+                return new PoolTopology(i, host, members.get(0), List.copyOf(members.subList(1, firstSpare)),
+                        poolsOnHost > 1, List.copyOf(members.subList(firstSpare, members.size())));
             }
         }
         throw new IllegalArgumentException("rank " + rank + " is outside the world of " + hostOfRank.length);
@@ -52,5 +66,9 @@ public record PoolTopology(int poolIndex, String host, int managerRank, List<Int
 
     public boolean isManager(int rank) {
         return rank == managerRank;
+    }
+
+    public boolean isSpare(int rank) {
+        return spareRanks.contains(rank);
     }
 }

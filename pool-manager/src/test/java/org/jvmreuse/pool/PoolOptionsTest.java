@@ -72,6 +72,11 @@ class PoolOptionsTest {
                 assertThrows(IllegalArgumentException.class, () -> PoolOptions.parse(new String[] {"--socket"})).getMessage());
         assertEquals("--ranks-per-pool must be 0 or at least 2 (a manager and a slot)", assertThrows(
                 IllegalArgumentException.class, () -> PoolOptions.parse(new String[] {"--ranks-per-pool", "1"})).getMessage());
+        assertEquals("--ranks-per-pool 3 leaves no slot beside the manager and 2 spares: it must be at least 4",
+                assertThrows(IllegalArgumentException.class,
+                        () -> PoolOptions.parse(new String[] {"--ranks-per-pool", "3", "--spares", "2"})).getMessage());
+        assertEquals("option --spares needs a whole number >= 0, got '-1'", assertThrows(IllegalArgumentException.class,
+                () -> PoolOptions.parse(new String[] {"--spares", "-1"})).getMessage());
         PoolOptions shared = PoolOptions.parse(new String[] {"--socket", "/s/pool.sock"});
         assertEquals("several pools run on host h and would share the socket /s/pool.sock; put %i or %n in --socket",
                 assertThrows(IllegalArgumentException.class, () -> shared.socketPath("h", 1, true)).getMessage());

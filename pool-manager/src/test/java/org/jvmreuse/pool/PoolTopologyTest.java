@@ -34,6 +34,22 @@ class PoolTopologyTest {
     }
 
     @Test
+    void theLastRanksOfAPoolAreItsSpares() {
+        PoolTopology first = PoolTopology.of(TWO_NODES, 2, 0, 1);
+        assertEquals(List.of(1), first.slotRanks());
+        assertEquals(List.of(2), first.spareRanks());
+        assertTrue(first.isSpare(2));
+        assertFalse(first.isSpare(1));
+        String[] oneHost = {"h", "h", "h", "h", "h", "h", "h", "h"};
+        PoolTopology second = PoolTopology.of(oneHost, 5, 4, 2);
+        assertEquals(4, second.managerRank());
+        assertEquals(List.of(5), second.slotRanks());
+        assertEquals(List.of(6, 7), second.spareRanks());
+        assertEquals("the pool of rank 0 on host n1 has no slot: start at least 4 ranks per pool (1 manager + slots + 2 spares)",
+                assertThrows(IllegalArgumentException.class, () -> PoolTopology.of(TWO_NODES, 0, 0, 2)).getMessage());
+    }
+
+    @Test
     void namesImpossibleLayouts() {
         assertEquals("the pool of rank 0 on host n1 has no slot: start at least 2 ranks per pool (1 manager + slots)",
                 assertThrows(IllegalArgumentException.class, () -> PoolTopology.of(new String[] {"n1", "n2"}, 0, 0))

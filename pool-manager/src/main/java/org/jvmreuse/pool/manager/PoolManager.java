@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.jvmreuse.pool.ClassPathKey;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolThreads;
@@ -27,7 +28,8 @@ import org.jvmreuse.pool.protocol.RunSpec;
 /**
  * A node's Pool Manager: takes run requests from local clients, hands each to a free slot over
  * MPI (or queues it, first come first served), and relays the slot's progress back. It never
- * runs user code itself. All mutable state is guarded by {@code this}.
+ * runs user code itself. A slot that leaves service (retires or dies) is replaced by a spare rank
+ * while any is left ({@link SpareRanks}). All mutable state is guarded by {@code this}.
  */
 public final class PoolManager implements MpiTransport.Handler {
     private final PoolTopology topology;
@@ -35,6 +37,7 @@ public final class PoolManager implements MpiTransport.Handler {
     private final MpiTransport transport;
     private final Doorbells doorbells;
     private final SlotTable slots;
+    private final SpareRanks spares;
     private final Deque<PoolRun> queue = new ArrayDeque<>();
     private final Map<Long, PoolRun> running = new HashMap<>();
     private final LatencyStats latency = new LatencyStats();
@@ -52,13 +55,14 @@ public final class PoolManager implements MpiTransport.Handler {
         this.transport = transport;
         this.doorbells = doorbells;
         this.slots = new SlotTable(topology.slotRanks());
+        this.spares = new SpareRanks(topology.spareRanks());
     }
 
     public void run() throws Exception {
         try (ControlServer server = new ControlServer(socket, this)) {
             server.start();
             PoolLog.get().info("pool " + topology.poolIndex() + " on " + topology.host() + " serving "
-                    + slots.size() + " slots at " + socket);
+                    + slots.size() + " slots (and " + spares.left() + " spares) at " + socket);
             transport.run(this);
         } finally {
             timers.shutdownNow();
@@ -147,7 +151,7 @@ public final class PoolManager implements MpiTransport.Handler {
      * end-of-file would declare the slot dead.
      */
     void attachDoorbell(int rank, String key, SocketChannel channel) throws ProtocolException, IOException {
-        if (slots.slotOfRank(rank) < 0) {
+        if (slots.slotOfRank(rank) < 0 && !spares.contains(rank)) {
             throw new ProtocolException("rank " + rank + " is not a slot of this pool");
         }
         if (!doorbells.admit(rank, key, channel)) {
@@ -162,21 +166,55 @@ public final class PoolManager implements MpiTransport.Handler {
                 return false;
             }
         }
+        for (int rank : spares.ranks()) {
+            if (!doorbells.has(rank)) {
+                return false;
+            }
+        }
         return true;
     }
 
-    /** A slot's process ended without retiring (killed, crashed): its run ends, the slot leaves service. */
+    /**
+     * A slot's process ended without retiring (killed, crashed): its run ends, the slot leaves
+     * service. A spare that ended is no longer counted.
+     */
     @Override
     public synchronized void onPeerLost(int rank) {
         int slot = slots.slotOfRank(rank);
-        if (slot < 0 || slots.state(slot) == SlotTable.State.RETIRED) {
+        if (slot < 0) {
+            if (spares.drop(rank)) {
+                PoolLog.get().warn("spare rank " + rank + " died; " + spares.left() + " spare(s) left");
+            }
             return;
         }
-        slots.retire(slot, "its process ended unexpectedly");
+        if (slots.state(slot) == SlotTable.State.RETIRED) {
+            return;
+        }
         PoolLog.get().warn("slot " + slot + " (rank " + rank + ") died");
-        endRunsOf(slot, "the pool slot running this program died (see the pool logs)");
-        failQueuedIfNoSlotLeft();
+        leaveService(slot, "its process ended unexpectedly", "the pool slot running this program died (see the pool logs)");
         finishStopIfIdle();
+    }
+
+    /**
+     * A slot retires: its runs end with {@code runMessage}, and a spare takes its place if one is
+     * left (not while the pool drains: it takes no more runs); otherwise the pool serves on with
+     * fewer slots, and queued runs fall back once none is left.
+     */
+    private void leaveService(int slot, String reason, String runMessage) {
+        int rank = slots.rank(slot);
+        slots.retire(slot, reason);
+        endRunsOf(slot, runMessage);
+        int spare = draining ? -1 : spares.promote();
+        if (spare >= 0) {
+            slots.replace(slot, spare);
+            transport.send(spare, Tags.PROMOTE, Wire.ints(0, slot));
+            PoolLog.get().info("spare rank " + spare + " takes the place of slot " + slot + " (rank " + rank + "); "
+                    + spares.left() + " spare(s) left");
+        } else {
+            PoolLog.get().warn("no spare left to replace slot " + slot + " (rank " + rank + "): the pool serves on with "
+                    + (slots.size() - slots.count(SlotTable.State.RETIRED)) + " of " + slots.size() + " slots");
+            failQueuedIfNoSlotLeft();
+        }
     }
 
     /** The runs of a slot that left service without reporting them done end as killed, with why. */
@@ -203,7 +241,7 @@ public final class PoolManager implements MpiTransport.Handler {
     public synchronized void onMessage(int source, int tag, byte[] payload) throws IOException {
         int slot = slots.slotOfRank(source);
         if (slot < 0) {
-            PoolLog.get().warn("ignoring MPI message with tag " + tag + " from rank " + source + ", not a slot of this pool");
+            fromOutsideTheSlots(source, tag, payload);
             return;
         }
         DataInputStream in = Wire.reader(payload);
@@ -244,14 +282,40 @@ public final class PoolManager implements MpiTransport.Handler {
             }
             case Tags.RETIRE -> {
                 String reason = in.readUTF();
-                slots.retire(slot, reason);
                 PoolLog.get().warn("slot " + slot + " (rank " + source + ") retired: " + reason);
-                endRunsOf(slot, "the pool slot running this program failed and left service: " + reason);
-                failQueuedIfNoSlotLeft();
+                if (slots.state(slot) == SlotTable.State.RETIRED) {
+                    slots.retire(slot, reason); // read after its doorbell closed: now the status says why
+                } else {
+                    leaveService(slot, reason, "the pool slot running this program failed and left service: " + reason);
+                }
             }
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
         }
         finishStopIfIdle();
+    }
+
+    /**
+     * A message from a rank that serves no slot: a spare that could not start (RETIRE), a rank
+     * that was replaced (a RETIRE that came after its doorbell closed says why it left), or a
+     * rank outside this pool, which is ignored.
+     */
+    private void fromOutsideTheSlots(int source, int tag, byte[] payload) throws IOException {
+        DataInputStream in = Wire.reader(payload);
+        int former = slots.formerSlotOfRank(source);
+        if (tag == Tags.RETIRE && spares.contains(source)) {
+            in.readLong();
+            spares.drop(source);
+            PoolLog.get().warn("spare rank " + source + " retired: " + in.readUTF() + "; " + spares.left() + " spare(s) left");
+        } else if (tag == Tags.RETIRE && former >= 0) {
+            in.readLong();
+            String reason = in.readUTF();
+            slots.formerRetired(former, source, reason);
+            PoolLog.get().warn("rank " + source + ", replaced in slot " + former + ", had retired: " + reason);
+        } else if (former >= 0) {
+            PoolLog.get().info("ignoring MPI message with tag " + tag + " from rank " + source + ", which has left slot " + former);
+        } else {
+            PoolLog.get().warn("ignoring MPI message with tag " + tag + " from rank " + source + ", not a slot of this pool");
+        }
     }
 
     private void dispatchQueue() {
@@ -305,6 +369,9 @@ public final class PoolManager implements MpiTransport.Handler {
                     transport.send(slots.rank(i), Tags.SHUTDOWN, Wire.ints(0));
                 }
             }
+            for (int rank : spares.ranks()) {
+                transport.send(rank, Tags.SHUTDOWN, Wire.ints(0));
+            }
             transport.stop();
         }
     }
@@ -316,11 +383,25 @@ public final class PoolManager implements MpiTransport.Handler {
         lines.add(String.format("slots: %d (free %d, busy %d, starting %d, retired %d)", slots.size(),
                 slots.count(SlotTable.State.FREE), slots.count(SlotTable.State.BUSY),
                 slots.count(SlotTable.State.STARTING), slots.count(SlotTable.State.RETIRED)));
+        lines.add(replacements());
         lines.add("mpi: " + transport.describe());
         lines.addAll(slots.describe());
         lines.add(String.format("runs: completed %d, running %d, queued %d, fallbacks %d", completedRuns,
                 running.size(), queue.size(), fallbacks));
         lines.add(latency.summary());
         return lines;
+    }
+
+    /** E.g. "replacements: 2 made, 1 spare left (rank 5)", and what is lost once none is left. */
+    private String replacements() {
+        int left = spares.left();
+        int retired = slots.count(SlotTable.State.RETIRED);
+        String line = String.format("replacements: %d made, %d spare%s left%s", spares.promoted(), left,
+                left == 1 ? "" : "s", left == 0 ? "" : (left == 1 ? " (rank " : " (ranks ") + spares.ranks().stream().map(String::valueOf).collect(Collectors.joining(",")) + ")");
+        if (retired > 0) {
+            line += String.format("; %d slot%s retired with no spare to replace %s: serving with %d of %d", retired,
+                    retired == 1 ? "" : "s", retired == 1 ? "it" : "them", slots.size() - retired, slots.size());
+        }
+        return line;
     }
 }

@@ -2,7 +2,9 @@ package org.jvmreuse.pool.manager;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The manager's view of its slots: the paper's busy-flag array plus what the reuse policy and
@@ -23,6 +25,11 @@ final class SlotTable {
     private final int[] reuseHits;
     private final String[] note;
     private final long[] lastUse;
+    /** Per slot: how many spares took its place, and the last rank it replaced and why that left. */
+    private final int[] replacements;
+    private final String[] replaced;
+    /** The slot each rank that left service had, for messages it sent before it went. */
+    private final Map<Integer, Integer> formerSlot = new HashMap<>();
     private long uses;
     private int next;
 
@@ -37,6 +44,8 @@ final class SlotTable {
         reuseHits = new int[n];
         note = new String[n];
         lastUse = new long[n];
+        replacements = new int[n];
+        replaced = new String[n];
     }
 
     int size() {
@@ -118,6 +127,39 @@ final class SlotTable {
         note[slot] = "retired: " + reason;
     }
 
+    /**
+     * Spare {@code rank} takes the place of {@code slot}, which has retired: the slot starts
+     * again, as a new JVM (nothing of the old one's runs, class paths or pid carries over).
+     */
+    void replace(int slot, int rank) {
+        formerSlot.put(ranks[slot], slot);
+        replaced[slot] = "in place of rank " + ranks[slot] + ", which " + note[slot];
+        replacements[slot]++;
+        ranks[slot] = rank;
+        state[slot] = State.STARTING;
+        pid[slot] = 0;
+        runs[slot] = 0;
+        reuseHits[slot] = 0;
+        lastClassPathKey[slot] = null;
+        note[slot] = "spare, warming up";
+    }
+
+    /**
+     * The slot a rank that was replaced had, or -1: a RETIRE it sent can arrive after its
+     * doorbell closed, and then says why it left.
+     */
+    int formerSlotOfRank(int rank) {
+        return formerSlot.getOrDefault(rank, -1);
+    }
+
+    /** Why the rank that {@code slot} replaced left, when it said so after its doorbell closed. */
+    void formerRetired(int slot, int rank, String reason) {
+        if (replaced[slot] != null && replaced[slot].startsWith("in place of rank " + rank + ",")) {
+            replaced[slot] = "in place of rank " + rank + ", which retired: " + reason;
+        }
+    }
+
+
     boolean anyBusy() {
         for (State s : state) {
             if (s == State.BUSY) {
@@ -149,9 +191,11 @@ final class SlotTable {
     List<String> describe() {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < ranks.length; i++) {
-            lines.add(String.format("slot %d: rank %d pid %d %s busy=%d runs=%d reuse_hits=%d (%s)", i, ranks[i],
+            String history = replaced[i] == null ? ""
+                    : String.format("; replacement %d, %s", replacements[i], replaced[i]);
+            lines.add(String.format("slot %d: rank %d pid %d %s busy=%d runs=%d reuse_hits=%d (%s%s)", i, ranks[i],
                     pid[i], state[i].name().toLowerCase(), state[i] == State.BUSY ? 1 : 0, runs[i], reuseHits[i],
-                    note[i] == null ? "-" : note[i]));
+                    note[i] == null ? "-" : note[i], history));
         }
         return lines;
     }

@@ -26,6 +26,8 @@ public final class Tags {
      * pool only carries it (see docs/protocol.md, "Services").
      */
     public static final int SERVICE = 9;
+    /** manager to spare: the index of the slot whose place it takes; it warms up, then sends HELLO. */
+    public static final int PROMOTE = 10;
 
     private Tags() {
     }

@@ -34,6 +34,8 @@ import org.jvmreuse.pool.service.ServicePort;
  * leaves the pool instead of serving the next run from a contaminated JVM, and so does one whose
  * MPI loop met an error that may have damaged the JVM, or whose memory did not come back after a
  * run that filled it ({@link MemoryCheck}). A message the slot cannot handle fails its run only.
+ * A spare rank runs this too, but waits, without warming up, until its manager promotes it to
+ * take the place of a slot that left; then it warms up and serves as that slot.
  */
 public final class SlotRuntime implements MpiTransport.Handler {
     private static final long DOORBELL_CONNECT_MILLIS = 60_000;
@@ -50,6 +52,8 @@ public final class SlotRuntime implements MpiTransport.Handler {
     /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private final AtomicBoolean retired = new AtomicBoolean();
+    private final boolean spare;
+    private final AtomicBoolean promoted = new AtomicBoolean();
     private SlotContext context;
     private MemoryCheck memory;
 
@@ -64,6 +68,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
         this.doorbells = doorbells;
         this.managerRank = topology.managerRank();
         this.threadStopMillis = options.threadStopMillis();
+        this.spare = topology.isSpare(port.rank());
     }
 
     public void run() throws Exception {
@@ -72,7 +77,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
             memory = new MemoryCheck();
             ExitHook.install(context.exitTrap);
             connectDoorbell(); // before the warm-up, which ends with the baseline of open files
-            warmUp();
+            if (!spare) {
+                warmUp();
+            }
         } catch (Throwable e) {
             // Say why to the manager (and so to `jvmreuse status`) instead of leaving it waiting.
             Faults.caught(e);
@@ -81,9 +88,37 @@ public final class SlotRuntime implements MpiTransport.Handler {
             transport.run(this);
             return;
         }
-        PoolThreads.start("slot-runner", this::runnerLoop);
-        transport.send(managerRank, Tags.HELLO, hello());
+        if (spare) {
+            PoolLog.get().info("a spare: waits, not warmed up, until the manager needs it in a slot's place");
+        } else {
+            PoolThreads.start("slot-runner", this::runnerLoop);
+            transport.send(managerRank, Tags.HELLO, hello());
+        }
         transport.run(this);
+    }
+
+    /**
+     * This spare takes the place of slot {@code slot}: it warms up on its runner thread (the
+     * communication thread goes on) and reports ready with HELLO, as a slot does at start-up.
+     */
+    private void promote(int slot) {
+        if (!spare || !promoted.compareAndSet(false, true)) {
+            PoolLog.get().warn("ignoring a promotion to slot " + slot + ": this rank is no waiting spare");
+            return;
+        }
+        PoolLog.get().info("promoted: takes the place of slot " + slot + "; warming up");
+        PoolThreads.start("slot-runner", () -> {
+            try {
+                warmUp();
+            } catch (Throwable e) {
+                Faults.caught(e);
+                PoolLog.get().error("this spare cannot serve", e);
+                retire("cannot start: " + e.getMessage());
+                return;
+            }
+            transport.send(managerRank, Tags.HELLO, hello());
+            runnerLoop();
+        });
     }
 
     /**
@@ -186,6 +221,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 }
             }
             case Tags.SHUTDOWN -> transport.stop();
+            case Tags.PROMOTE -> promote(in.readInt());
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
         }
     }

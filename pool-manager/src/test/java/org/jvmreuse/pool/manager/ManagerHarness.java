@@ -26,8 +26,9 @@ import org.jvmreuse.pool.service.ServicePort;
 /**
  * A real {@link PoolManager} on rank 0 of an in-process MPI world, on its own thread, with its
  * control socket in a fresh private directory. Ranks 1..S are its {@link ScriptedSlot}s, ready
- * (doorbell connected, HELLO sent) when {@link #start} returns; further ranks are outsiders, on
- * another host and in no pool of this manager. The pool log goes to a file the test can read.
+ * (doorbell connected, HELLO sent) when {@link #start} returns; then come its spares (doorbell
+ * connected, waiting for a PROMOTE), and further ranks are outsiders, on another host and in no
+ * pool of this manager. The pool log goes to a file the test can read.
  * {@link #close} stops everything and checks that no thread of the pool is left.
  */
 final class ManagerHarness implements AutoCloseable {
@@ -44,22 +45,24 @@ final class ManagerHarness implements AutoCloseable {
     private final MpiTransport transport;
     private final Thread thread;
     private final List<ScriptedSlot> slots = new ArrayList<>();
+    private final List<ScriptedSlot> spares = new ArrayList<>();
     private final List<ScriptedSlot> outsiders = new ArrayList<>();
     private final List<ControlClient> clients = Collections.synchronizedList(new ArrayList<>());
     private volatile Throwable failure;
 
-    private ManagerHarness(int slotCount, int outsiderCount) throws IOException {
+    private ManagerHarness(int slotCount, int outsiderCount, int spareCount) throws IOException {
         dir = Files.createTempDirectory("jvmreuse-manager-test");
         socket = dir.resolve("control/pool.sock"); // ControlServer creates control/ with mode 700
         PoolLog.open(dir, "pool");
         log = dir.resolve("pool.log");
-        List<String> hosts = new ArrayList<>(Collections.nCopies(1 + slotCount, "node0"));
+        List<String> hosts = new ArrayList<>(Collections.nCopies(1 + slotCount + spareCount, "node0"));
         hosts.addAll(Collections.nCopies(outsiderCount, "node1"));
         world = InProcessMpi.world(hosts);
         transport = new MpiTransport(world.get(MANAGER_RANK), doorbells);
         port = new ServicePort(transport, MANAGER_RANK); // as PoolMain does on every rank
         List<Integer> slotRanks = IntStream.rangeClosed(1, slotCount).boxed().toList();
-        manager = new PoolManager(new PoolTopology(0, "node0", MANAGER_RANK, slotRanks, false), socket,
+        List<Integer> spareRanks = IntStream.rangeClosed(slotCount + 1, slotCount + spareCount).boxed().toList();
+        manager = new PoolManager(new PoolTopology(0, "node0", MANAGER_RANK, slotRanks, false, spareRanks), socket,
                 transport, doorbells);
         thread = new Thread(() -> {
             try {
@@ -72,8 +75,8 @@ final class ManagerHarness implements AutoCloseable {
         thread.start();
         for (int r = 1; r < world.size(); r++) {
             ScriptedSlot slot = new ScriptedSlot(world.get(r), MANAGER_RANK);
-            (r <= slotCount ? slots : outsiders).add(slot);
-            if (r <= slotCount) {
+            (r <= slotCount ? slots : r <= slotCount + spareCount ? spares : outsiders).add(slot);
+            if (r <= slotCount + spareCount) {
                 doorbells.expect(r, slot.doorbellKey);
             }
         }
@@ -81,7 +84,12 @@ final class ManagerHarness implements AutoCloseable {
 
     /** A manager with {@code slotCount} ready slots and {@code outsiderCount} ranks outside its pool. */
     static ManagerHarness start(int slotCount, int outsiderCount) throws IOException {
-        ManagerHarness harness = new ManagerHarness(slotCount, outsiderCount);
+        return start(slotCount, outsiderCount, 0);
+    }
+
+    /** ... and {@code spareCount} spares, their doorbells connected. */
+    static ManagerHarness start(int slotCount, int outsiderCount, int spareCount) throws IOException {
+        ManagerHarness harness = new ManagerHarness(slotCount, outsiderCount, spareCount);
         try {
             // The socket file appears at bind(2), a moment before the manager listens on it.
             Await.until("the manager answers on its control socket", () -> harness.answers() || !harness.thread.isAlive());
@@ -89,6 +97,9 @@ final class ManagerHarness implements AutoCloseable {
             for (ScriptedSlot slot : harness.slots) {
                 slot.connectDoorbell(harness.socket);
                 slot.hello();
+            }
+            for (ScriptedSlot spare : harness.spares) {
+                spare.connectDoorbell(harness.socket);
             }
             harness.awaitStatus("every slot is free", "slots: " + slotCount + " (free " + slotCount + ",");
             return harness;
@@ -121,6 +132,11 @@ final class ManagerHarness implements AutoCloseable {
     /** The scripted slot with index {@code index} (rank index + 1). */
     ScriptedSlot slot(int index) {
         return slots.get(index);
+    }
+
+    /** The scripted spare with index {@code index} (rank slot count + index + 1). */
+    ScriptedSlot spare(int index) {
+        return spares.get(index);
     }
 
     ScriptedSlot outsider(int index) {
@@ -196,7 +212,7 @@ final class ManagerHarness implements AutoCloseable {
         List<Throwable> problems = new ArrayList<>();
         Runnable[] steps = {
             () -> clients.forEach(c -> quietly(c::close, problems)),
-            () -> Stream.concat(slots.stream(), outsiders.stream()).forEach(s -> quietly(s::close, problems)),
+            () -> Stream.of(slots, spares, outsiders).flatMap(List::stream).forEach(s -> quietly(s::close, problems)),
             () -> quietly(() -> {
                 transport.stop();
                 thread.join(Await.PATIENCE.toMillis());
