@@ -115,11 +115,15 @@ class IsolationBetweenJobsTest {
             long before = cluster.pooledRuns();
             Job job = cluster.job(jar, args);
             assertTrue(job.succeeded(), "url factory job (" + name + ") failed:\n" + job);
-            assertEquals(side == HadoopCluster.POOLED ? 3 : 0, cluster.pooledRuns() - before, name + ": tasks in the slot");
+            long pooled = cluster.pooledRuns() - before;
+            // one slot: any two pooled tasks ran in the same JVM (a task that finds the slot busy goes stock)
+            assertTrue(side == HadoopCluster.POOLED ? pooled >= 2 : pooled == 0, name + ": " + pooled + " tasks in the slot");
+            assertTrue(job.counters().keySet().stream().noneMatch(c -> c.contains("Failed map tasks")),
+                    "a task failed (" + name + "): " + job.counters());
             outputs.put(name, JobOutput.digests(out));
-            if (side == HadoopCluster.POOLED) {
-                String text = Files.readString(out.resolve("part-m-00002"));
-                assertTrue(text.contains("lines=3\tvia=org.apache.hadoop.fs.FsUrlConnection"), text);
+            for (int part = 0; part < 3; part++) {
+                String text = Files.readString(out.resolve("part-m-0000" + part));
+                assertTrue(text.endsWith("\tlines=3\tvia=org.apache.hadoop.fs.FsUrlConnection\n"), name + ": " + text);
             }
         }
         assertEquals(outputs.get("stock"), outputs.get("slots"), "output differs between stock and pool");

@@ -20,10 +20,20 @@ final class SecurityProperties implements GlobalState {
         return "security properties";
     }
 
+    /** The last copy taken, reused while the properties hash the same (no copy per run). */
+    private Map<Object, Object> copy = Map.of();
+    private int copyHash;
+
     @Override
     public Snapshot capture() {
-        Map<Object, Object> before = new HashMap<>(props);
+        int hash = props.hashCode();
+        if (hash != copyHash || copy.isEmpty()) {
+            copy = new HashMap<>(props);
+            copyHash = hash;
+        }
+        Map<Object, Object> before = copy;
         return runLoader -> {
+            // compared in full: a run's change that happened to keep the hash is put back too
             if (!props.equals(before)) {
                 synchronized (props) {
                     props.keySet().retainAll(before.keySet());
