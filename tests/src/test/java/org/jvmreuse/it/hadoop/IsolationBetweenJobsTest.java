@@ -123,7 +123,7 @@ class IsolationBetweenJobsTest {
             outputs.put(name, JobOutput.digests(out));
             for (int part = 0; part < 3; part++) {
                 String text = Files.readString(out.resolve("part-m-0000" + part));
-                assertTrue(text.endsWith("\tlines=3\tvia=org.apache.hadoop.fs.FsUrlConnection\n"), name + ": " + text);
+                assertTrue(text.endsWith("\tlines=3\tvia=org.apache.hadoop.fs.FsUrlConnection\n"), name + " part " + part + ": " + text);
             }
         }
         assertEquals(outputs.get("stock"), outputs.get("slots"), "output differs between stock and pool");

@@ -4,10 +4,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URL;
-import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FsUrlStreamHandlerFactory;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Mapper;
@@ -18,27 +19,32 @@ import org.apache.hadoop.util.ToolRunner;
 /**
  * The idiom of Hadoop's documentation: the mapper installs {@code FsUrlStreamHandlerFactory}
  * in its static initialiser (allowed once per JVM) and reads its input file through a
- * {@code java.net.URL}. Each task writes how many lines it read and which connection class
- * served the URL. Input: a file with one line per map task. Args: in out.
+ * {@code java.net.URL} ({@code URL.openStream}) that the factory serves. Each task writes how
+ * many lines it read and which connection class served the URL. Input: a file with one line per
+ * map task. Args: in out.
  */
 public class UrlFactoryJob extends Configured implements Tool {
+    static final String SCHEME = "jrlocal";
+
     public static class UrlMapper extends Mapper<LongWritable, Text, Text, Text> {
         static {
-            URL.setURLStreamHandlerFactory(new FsUrlStreamHandlerFactory());
+            // A scheme only Hadoop serves (the local file system under another name): the JDK
+            // never lets a factory take file: URLs, and this cluster has no HDFS.
+            Configuration conf = new Configuration();
+            conf.set("fs." + SCHEME + ".impl", RawLocalFileSystem.class.getName());
+            URL.setURLStreamHandlerFactory(new FsUrlStreamHandlerFactory(conf));
         }
 
         @Override
         protected void map(LongWritable key, Text value, Context context) throws IOException, InterruptedException {
-            URL url = ((FileSplit) context.getInputSplit()).getPath().toUri().toURL();
-            URLConnection connection = url.openConnection();
+            URL url = new URL(SCHEME, null, ((FileSplit) context.getInputSplit()).getPath().toUri().getPath());
             int lines = 0;
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(connection.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(url.openStream(), StandardCharsets.UTF_8))) {
                 while (in.readLine() != null) {
                     lines++;
                 }
             }
-            context.write(value, new Text("lines=" + lines + "\tvia=" + connection.getClass().getName()));
+            context.write(value, new Text("lines=" + lines + "\tvia=" + url.openConnection().getClass().getName()));
         }
     }
 
