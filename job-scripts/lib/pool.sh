@@ -252,6 +252,15 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.base/java.nio.file=ALL-UNNAMED
         --add-opens java.base/java.util.concurrent=ALL-UNNAMED
         --add-opens java.base/jdk.internal.vm=ALL-UNNAMED
+        --add-opens java.base/java.net=ALL-UNNAMED
+        --add-opens java.base/javax.net.ssl=ALL-UNNAMED
+        --add-opens java.base/java.security=ALL-UNNAMED
+        --add-opens java.base/sun.security.jca=ALL-UNNAMED
+        --add-opens java.base/javax.security.auth.login=ALL-UNNAMED
+        --add-opens java.naming/javax.naming.spi=ALL-UNNAMED
+        --add-opens java.naming/com.sun.naming.internal=ALL-UNNAMED
+        --add-opens java.rmi/java.rmi.server=ALL-UNNAMED
+        --add-opens java.desktop/java.beans=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
         "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )

@@ -95,4 +95,37 @@ class IsolationBetweenJobsTest {
         assertEquals(containers.size(), containers.stream().distinct().count(), "each task its own container");
         assertFalse(first.get(0).get("attempt").split("_")[2].equals(second.get(0).get("attempt").split("_")[2]));
     }
+
+    /**
+     * Hadoop's documented URL.setURLStreamHandlerFactory(new FsUrlStreamHandlerFactory()) in every
+     * map task: allowed once per JVM, so it works in a slot only if the slot puts the factory back
+     * after each task. Same output as the stock path.
+     */
+    @Test
+    void everyTaskMaySetTheUrlStreamHandlerFactory() throws Exception {
+        Path input = JobJars.lines(cluster.dir.resolve("data"), "url-in", 3);
+        Path jar = JobJars.withMarker(cluster.dir, "url");
+        Map<String, Map<String, String>> outputs = new HashMap<>();
+        for (List<String> side : List.of(HadoopCluster.POOLED, HadoopCluster.STOCK)) {
+            String name = side == HadoopCluster.POOLED ? "slots" : "stock";
+            Path out = cluster.dir.resolve("data/url-" + name);
+            List<String> args = new ArrayList<>(JobJars.main("UrlFactoryJob"));
+            args.addAll(side);
+            args.addAll(List.of(input.toString(), out.toString()));
+            long before = cluster.pooledRuns();
+            Job job = cluster.job(jar, args);
+            assertTrue(job.succeeded(), "url factory job (" + name + ") failed:\n" + job);
+            long pooled = cluster.pooledRuns() - before;
+            // one slot: any two pooled tasks ran in the same JVM (a task that finds the slot busy goes stock)
+            assertTrue(side == HadoopCluster.POOLED ? pooled >= 2 : pooled == 0, name + ": " + pooled + " tasks in the slot");
+            assertTrue(job.counters().keySet().stream().noneMatch(c -> c.contains("Failed map tasks")),
+                    "a task failed (" + name + "): " + job.counters());
+            outputs.put(name, JobOutput.digests(out));
+            for (int part = 0; part < 3; part++) {
+                String text = Files.readString(out.resolve("part-m-0000" + part));
+                assertTrue(text.endsWith("\tlines=3\tvia=org.apache.hadoop.fs.FsUrlConnection\n"), name + " part " + part + ": " + text);
+            }
+        }
+        assertEquals(outputs.get("stock"), outputs.get("slots"), "output differs between stock and pool");
+    }
 }

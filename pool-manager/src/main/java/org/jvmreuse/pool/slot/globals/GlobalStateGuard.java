@@ -18,6 +18,12 @@ public final class GlobalStateGuard {
     /** Every kind of JDK-wide state the pool knows how to put back. */
     public static GlobalStateGuard forThisJvm() {
         return new GlobalStateGuard(List.of(
+                new InstalledSecurityManager(), // first: while a run's manager is installed, it vets the rest
+                new CachedRegistry("URL stream handler factory", "java.net.URL", "factory", "handlers"),
+                new CachedRegistry("URL content handler factory", "java.net.URLConnection", "factory", "handlers"),
+                new CachedRegistry("URLConnection per-protocol caching defaults", "java.net.URLConnection", null, "defaultCaching"),
+                NetStates.defaults(), NetStates.socketFactories(), NetStates.tls(), NetStates.naming(),
+                NetStates.securityObjects(), new SecurityProperties(), new SerialFilter(), new BeansContexts()
         ));
     }
 
