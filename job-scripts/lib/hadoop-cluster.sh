@@ -41,6 +41,8 @@
 #                             0 (--no-mpi-shuffle): neither. No effect without a pool
 #   JVMREUSE_SLOTS            slots per pool (default: the NM's container limit, nm-memory / task-memory)
 #   JVMREUSE_SLOT_HEAP        -Xmx of each pool JVM (default 512m)
+#   JVMREUSE_SPARES           spare JVMs per pool, each taking the place of a slot that retires or
+#                             dies (pool.sh; default 1 here: a cold spare costs about 64 MB)
 #   JVMREUSE_NM_MEMORY        yarn.nodemanager.resource.memory-mb per NodeManager (default 2048)
 #   JVMREUSE_TASK_MEMORY      mapreduce.{map,reduce}.memory.mb (default 512)
 #   JVMREUSE_CLUSTER_JAVA     JDK (directory, or its bin/java) for daemons, tasks and pools
@@ -717,7 +719,7 @@ _jvmreuse_cluster_start_pools() {
     _jvmreuse_cluster_pool_extra_args
     JVMREUSE_SOCKET="$d/pool%n/pool.sock" JVMREUSE_POOL_LOG_DIR="$d/pool%n/logs" JVMREUSE_POOLS=$JVMREUSE_NODEMANAGERS \
         JVMREUSE_POOL_PID_FILE=$d/pools.pid JVMREUSE_POOL_MPIRUN_LOG=$d/logs/pools.log \
-        JVMREUSE_SLOTS=$(_jvmreuse_cluster_slots) JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
+        JVMREUSE_SLOTS=$(_jvmreuse_cluster_slots) JVMREUSE_SPARES=${JVMREUSE_SPARES:-1} JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
         JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_NODES=1 JVMREUSE_POOL_PID='' \
         JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP \
         JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-5} JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} \
