@@ -23,10 +23,11 @@ import org.jvmreuse.pool.service.ServicePort;
  */
 final class SharedLoaders {
     private static final int CAPACITY = 2;
-    private static final SharedLibrary NONE = new SharedLibrary(ClassLoader.getPlatformClassLoader(), RunHooks.NONE);
+    private static final SharedLibrary NONE = new SharedLibrary(ClassLoader.getPlatformClassLoader(), RunHooks.NONE,
+            SharedPackages.NONE);
 
-    /** A shared loader and the resets its libraries declare. */
-    record SharedLibrary(ClassLoader loader, RunHooks hooks) { }
+    /** A shared loader, the resets its libraries declare, and the classes a run must take from it. */
+    record SharedLibrary(ClassLoader loader, RunHooks hooks, SharedPackages packages) { }
 
     private final Map<String, SharedLibrary> byKey = new LinkedHashMap<>(4, 0.75f, true);
     private final ServicePort port;
@@ -44,7 +45,7 @@ final class SharedLoaders {
         if (library == null) {
             TaskClassLoader loader = new TaskClassLoader(shared, ClassLoader.getPlatformClassLoader());
             try {
-                library = new SharedLibrary(loader, RunHooks.of(loader, port));
+                library = new SharedLibrary(loader, RunHooks.of(loader, port), SharedPackages.of(loader));
             } catch (IOException | RuntimeException e) {
                 close(loader);
                 throw e;

@@ -154,9 +154,7 @@ final class TaskRun {
                 // The client relays stdin only after this, so the slot must hold the FIFO open by now.
                 slot.transport.send(slot.managerRank, Tags.STARTED, Wire.ints(id));
             }
-            List<String> ownEntries = new ArrayList<>(spec.classPath());
-            ownEntries.removeAll(spec.sharedClassPath());
-            loader = new TaskClassLoader(ownEntries, shared.loader());
+            loader = RunClassPath.of(spec.classPath(), spec.sharedClassPath()).loader(shared);
             shared.hooks().beforeRun(loader, slot.environment::set);
             slot.exitTrap.setCurrent(this);
             t1 = System.nanoTime();

@@ -21,23 +21,35 @@ final class JobJars {
 
     /** A jar of the test jobs whose {@code Marker.describe()} returns {@code marker}. */
     static Path withMarker(Path dir, String marker) throws IOException {
-        Path src = Files.createDirectories(dir.resolve("src-" + marker + "/" + JOBS));
-        Files.writeString(src.resolve("Marker.java"), "package org.jvmreuse.it.hadoop.jobs;\n"
-                + "public final class Marker { public static String describe() { return \"" + marker + "\"; } }\n");
-        Path out = Files.createDirectories(dir.resolve("classes-" + marker));
+        return withClass(dir, marker, "org.jvmreuse.it.hadoop.jobs.Marker",
+                "public final class Marker { public static String describe() { return \"" + marker + "\"; } }");
+    }
+
+    /**
+     * A jar of the test jobs plus (or instead of the jobs' own) class {@code className}, compiled
+     * from {@code body} (its declaration, in its package): a job jar that bundles its own version
+     * of a class. {@code tag} names the jar and its build directories.
+     */
+    static Path withClass(Path dir, String tag, String className, String body) throws IOException {
+        int dot = className.lastIndexOf('.');
+        String path = className.replace('.', '/');
+        Path source = dir.resolve("src-" + tag + "/" + path + ".java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "package " + className.substring(0, dot) + ";\n" + body + "\n");
+        Path out = Files.createDirectories(dir.resolve("classes-" + tag));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int rc = javac.run(null, null, null, "--release", "8", "-d", out.toString(), src.resolve("Marker.java").toString());
+        int rc = javac.run(null, null, null, "--release", "8", "-d", out.toString(), source.toString());
         if (rc != 0) {
-            throw new IllegalStateException("cannot compile the Marker variant " + marker);
+            throw new IllegalStateException("cannot compile " + className + " for " + tag);
         }
-        Path jar = dir.resolve("jobs-" + marker + ".jar");
+        Path jar = dir.resolve("jobs-" + tag + ".jar");
         try (JarOutputStream jos = new JarOutputStream(Files.newOutputStream(jar))) {
             try (Stream<Path> files = Files.list(CLASSES.resolve(JOBS))) {
-                for (Path f : files.filter(p -> !p.getFileName().toString().equals("Marker.class")).sorted().toList()) {
+                for (Path f : files.filter(p -> !(JOBS + p.getFileName()).equals(path + ".class")).sorted().toList()) {
                     add(jos, JOBS + f.getFileName(), f);
                 }
             }
-            add(jos, JOBS + "Marker.class", out.resolve(JOBS + "Marker.class"));
+            add(jos, path + ".class", out.resolve(path + ".class"));
         }
         return jar;
     }
