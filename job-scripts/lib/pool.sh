@@ -248,6 +248,10 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.base/java.nio.file=ALL-UNNAMED
         --add-opens java.base/java.util.concurrent=ALL-UNNAMED
         --add-opens java.base/jdk.internal.vm=ALL-UNNAMED
+        --add-opens java.base/jdk.internal.misc=ALL-UNNAMED
+        --add-opens java.logging/java.util.logging=ALL-UNNAMED
+        --add-opens java.sql/java.sql=ALL-UNNAMED
+        --add-opens java.management/sun.management=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
         "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )

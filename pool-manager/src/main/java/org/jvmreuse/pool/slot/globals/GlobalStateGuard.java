@@ -18,6 +18,18 @@ public final class GlobalStateGuard {
     /** Every kind of JDK-wide state the pool knows how to put back. */
     public static GlobalStateGuard forThisJvm() {
         return new GlobalStateGuard(List.of(
+                new JulLogging(),
+                new JdbcDrivers(),
+                new PlatformMBeans(),
+                new MXBeanListeners(),
+                new ManagementSettings(),
+                new SignalHandlers(),
+                new ThreadGroups(), // before the threads: a group's maximum caps their priority
+                new JdkThreadState(),
+                new DefaultUncaughtHandler(),
+                new DefaultLocale(),
+                new DefaultTimeZone(),
+                new InstalledSecurityManager()
         ));
     }
 
