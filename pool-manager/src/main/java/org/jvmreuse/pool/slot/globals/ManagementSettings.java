@@ -16,7 +16,7 @@ import java.util.Map;
  * Settings of the platform MXBeans a run can flip: thread CPU time, contention and allocated
  * memory monitoring, verbose GC and class loading output, memory pools' usage and collection
  * usage thresholds, and the VM's manageable options (HotSpotDiagnosticMXBean.setVMOption). The
- * options are read when the slot starts and compared after each run (a few dozen reads, kept off
+ * options are read when the slot starts and compared after each run (a dozen reads, kept off
  * the path before a run); the rest is read before each run. Logger levels set through
  * PlatformLoggingMXBean are java.util.logging's and go back with it.
  */
@@ -103,13 +103,14 @@ final class ManagementSettings implements GlobalState {
         if (diagnostic == null) {
             return null;
         }
-        for (VMOption option : diagnostic.getDiagnosticOptions()) {
-            String was = options.get(option.getName());
-            if (was != null && !was.equals(option.getValue())) {
+        for (Map.Entry<String, String> option : options.entrySet()) {
+            String name = option.getKey();
+            String was = option.getValue();
+            if (!was.equals(diagnostic.getVMOption(name).getValue())) { // one flag: listing them all costs ~1 ms
                 try {
-                    diagnostic.setVMOption(option.getName(), was);
+                    diagnostic.setVMOption(name, was);
                 } catch (RuntimeException e) {
-                    return "cannot set VM option " + option.getName() + " back to " + was + ": " + e.getMessage();
+                    return "cannot set VM option " + name + " back to " + was + ": " + e.getMessage();
                 }
             }
         }
