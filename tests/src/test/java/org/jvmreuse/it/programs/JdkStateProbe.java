@@ -160,10 +160,10 @@ public final class JdkStateProbe {
         return result.get(0);
     }
 
-    /** The process reaper runs what was chained to a process's end before it ended. */
+    /** The process reaper runs what was chained to a process handle's end before it ended. */
     private static String reaperState() throws Exception {
         Process p = new ProcessBuilder("sleep", "0.1").start();
-        return p.onExit().thenApply(ignored -> threadState(Thread.currentThread())).get(10, TimeUnit.SECONDS);
+        return p.toHandle().onExit().thenApply(ignored -> threadState(Thread.currentThread())).get(10, TimeUnit.SECONDS);
     }
 
     private static void change() throws Exception {
@@ -208,7 +208,7 @@ public final class JdkStateProbe {
             return null;
         });
         Process p = new ProcessBuilder("sleep", "0.1").start();
-        p.onExit().thenRun(() -> {
+        p.toHandle().onExit().thenRun(() -> {
             changeThread(Thread.currentThread(), "changed");
             LOCAL.set("left by a run");
         }).get(10, TimeUnit.SECONDS);
@@ -273,7 +273,7 @@ public final class JdkStateProbe {
                 return null;
             });
             Process p = new ProcessBuilder("true").start();
-            p.onExit().thenRun(() -> {
+            p.toHandle().onExit().thenRun(() -> {
                 LOCAL.set(new Own());
                 Thread.currentThread().setUncaughtExceptionHandler(new OwnUncaught());
             }).get(10, TimeUnit.SECONDS);

@@ -1,11 +1,15 @@
 package org.jvmreuse.pool.slot.globals;
 
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import org.jvmreuse.pool.slot.JdkInternals;
 
 /**
  * The slot's thread groups, which a run reaches from its threads: the slot's group, its
@@ -13,11 +17,17 @@ import java.util.Set;
  * that lowers a group's maximum priority would cap every thread later runs start; one that marks
  * a group daemon (Java 17) has it destroyed when its last thread ends, after which no thread can
  * start in it. Groups a run created under the slot's groups are destroyed (Java 17 keeps them, and
- * a ThreadGroup subclass of the run's would keep its loader; later JDKs hold them weakly).
+ * a ThreadGroup subclass of the run's would keep its loader) or, from Java 19, where destroy does
+ * nothing, taken out of their parent's weakly held subgroups (which count them until a GC).
  */
 @SuppressWarnings("deprecation")
 final class ThreadGroups implements GlobalState {
     private final ThreadGroup slotGroup = Thread.currentThread().getThreadGroup();
+    /** Java 19+ holds subgroups weakly, in these (null on Java 17, whose destroy() takes them out). */
+    private final Field weaks = optionalField("weaks");
+    private final Field nweaks = optionalField("nweaks");
+    private final Method removeWeak = weaks == null ? null
+            : JdkInternals.method("java.lang.ThreadGroup", "removeWeak", int.class);
 
     @Override
     public String name() {
@@ -48,6 +58,7 @@ final class ThreadGroups implements GlobalState {
                     } catch (IllegalThreadStateException e) {
                         // a thread of the run is still in it: the slot retires for that thread
                     }
+                    forget(added);
                 }
             }
             for (int i = 0; i < priorities.length; i++) {
@@ -64,6 +75,37 @@ final class ThreadGroups implements GlobalState {
             }
             return null;
         };
+    }
+
+    /** Takes a group out of its parent's weakly held subgroups (until a GC, the next run would count it). */
+    private void forget(ThreadGroup group) {
+        if (weaks == null) {
+            return;
+        }
+        ThreadGroup parent = group.getParent();
+        synchronized (parent) {
+            WeakReference<?>[] refs = (WeakReference<?>[]) JdkInternals.get(weaks, parent);
+            int n = (Integer) JdkInternals.get(nweaks, parent);
+            for (int i = 0; refs != null && i < n; i++) {
+                if (refs[i].get() == group) {
+                    try {
+                        removeWeak.invoke(parent, i);
+                    } catch (ReflectiveOperationException e) {
+                        throw new IllegalStateException("cannot take thread group " + group.getName() + " out", e);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    private static Field optionalField(String name) {
+        try {
+            ThreadGroup.class.getDeclaredField(name);
+        } catch (NoSuchFieldException e) {
+            return null;
+        }
+        return JdkInternals.field("java.lang.ThreadGroup", name);
     }
 
     private List<ThreadGroup> children() {

@@ -174,11 +174,11 @@ class GlobalStatesTest {
 
     @Test
     void commonPoolWorkersForgetTheRunsThreadLocalsNameAndHandler() throws Exception {
-        ForkJoinPool.commonPool().submit(() -> { }).get(); // a worker the slot had before the run
+        inWorker(() -> null); // a worker the slot had before the run
         GlobalState.Snapshot before = new JdkThreadState().capture();
         ThreadLocal<Object> local = new ThreadLocal<>();
         Thread.UncaughtExceptionHandler handler = (t, e) -> { };
-        Thread worker = ForkJoinPool.commonPool().submit(() -> {
+        Thread worker = inWorker(() -> {
             Thread t = Thread.currentThread();
             local.set(new Object());
             t.setName("renamed-by-run");
@@ -186,14 +186,32 @@ class GlobalStatesTest {
             t.setUncaughtExceptionHandler(handler);
             t.setContextClassLoader(new ClassLoader() { });
             return t;
-        }).get();
+        });
 
+        assertTrue(worker instanceof java.util.concurrent.ForkJoinWorkerThread, worker.toString());
         assertNull(before.restore(null));
         assertFalse(worker.getName().equals("renamed-by-run"), worker.getName());
         assertEquals(Thread.NORM_PRIORITY, worker.getPriority());
         assertFalse(worker.getUncaughtExceptionHandler() == handler);
         assertSame(ClassLoader.getSystemClassLoader(), worker.getContextClassLoader());
-        assertNull(ForkJoinPool.commonPool().submit(() -> Thread.currentThread() == worker ? local.get() : null).get());
+        assertNull(inWorker(() -> Thread.currentThread() == worker ? local.get() : null));
+    }
+
+    /** Runs {@code task} in a common-pool worker (waiting on a task could run it in the caller). */
+    private static <T> T inWorker(java.util.concurrent.Callable<T> task) throws Exception {
+        java.util.concurrent.CompletableFuture<T> result = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        ForkJoinPool.commonPool().execute(() -> {
+            try {
+                result.complete(task.call());
+            } catch (Exception e) {
+                result.completeExceptionally(e);
+            } finally {
+                done.countDown();
+            }
+        });
+        done.await();
+        return result.getNow(null);
     }
 
     @Test
