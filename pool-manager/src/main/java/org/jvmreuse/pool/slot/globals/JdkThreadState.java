@@ -72,7 +72,6 @@ final class JdkThreadState implements GlobalState {
                             t.setName(WORKER_NAME + t.getId()); // its number is not kept: one no other worker has
                         }
                         t.setPriority(Thread.NORM_PRIORITY); // as the run's main thread starts it
-
                     }
                 }
             }

@@ -86,12 +86,9 @@ final class SignalHandlers implements GlobalState {
                     changed.add(entry.getValue());
                 }
             }
-            for (Object signal : now.keySet()) {
-                if (now.get(signal) != before.get(signal)) {
-                    changed.add(signal);
-                }
-            }
-            for (Object signal : before.keySet()) {
+            Set<Object> withHandlers = new HashSet<>(now.keySet());
+            withHandlers.addAll(before.keySet());
+            for (Object signal : withHandlers) {
                 if (now.get(signal) != before.get(signal)) {
                     changed.add(signal);
                 }
