@@ -261,6 +261,10 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.naming/com.sun.naming.internal=ALL-UNNAMED
         --add-opens java.rmi/java.rmi.server=ALL-UNNAMED
         --add-opens java.desktop/java.beans=ALL-UNNAMED
+        --add-opens java.base/jdk.internal.misc=ALL-UNNAMED
+        --add-opens java.logging/java.util.logging=ALL-UNNAMED
+        --add-opens java.sql/java.sql=ALL-UNNAMED
+        --add-opens java.management/sun.management=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
         "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )

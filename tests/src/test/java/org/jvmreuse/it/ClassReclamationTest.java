@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 class ClassReclamationTest {
     private static final int RUNS = 500;
     private static final String CLASSES_PER_RUN = "800";
+    private static final int REGISTERING_RUNS = Integer.getInteger("jvmreuse.registering.runs", 1000);
+    private static final int REGISTERING_BASELINE_RUN = 100;
 
     @Test
     void metaspaceAndLoadedClassesStayFlatOver500Runs() throws Exception {
@@ -29,6 +31,37 @@ class ClassReclamationTest {
     @Test
     void classMetadataAndLoadedClassesStayFlatOver500RunsWithTheDefaultJit() throws Exception {
         assertFlat("", List.of("classes", "classspace"));
+    }
+
+    /**
+     * Runs that each register objects of their own classes in every JDK-wide registry the slot
+     * puts back (JdkStateProbe register): a registry that kept them would keep every run's
+     * loader, and the loaded classes and Metaspace would grow with each run. Metaspace gets a
+     * wider bound for the JIT's profiling data (see above), far below what kept loaders add.
+     */
+    @Test
+    void runsRegisteringInJdkRegistriesLeaveLoadedClassesAndMetaspaceFlat() throws Exception {
+        try (Pool pool = Pool.start(1)) {
+            Map<String, Long> early = null;
+            long start = System.nanoTime();
+            for (int run = 1; run <= REGISTERING_RUNS; run++) {
+                Pool.Result result = pool.program("JdkStateProbe", "register");
+                assertEquals(0, result.code(), "run " + run + ": " + result);
+                assertTrue(result.err().contains("running in slot 0"), "run " + run + " went elsewhere: " + result.err());
+                if (run == REGISTERING_BASELINE_RUN) {
+                    early = numbers(pool.program("JdkStateProbe", "memory").out());
+                }
+            }
+            Map<String, Long> last = numbers(pool.program("JdkStateProbe", "memory").out());
+            System.out.printf("%d registering runs: %.1f ms each; after run %d %s, after run %d %s%n", REGISTERING_RUNS,
+                    (System.nanoTime() - start) / 1e6 / REGISTERING_RUNS, REGISTERING_BASELINE_RUN, early, REGISTERING_RUNS, last);
+            for (Map.Entry<String, Double> bound : Map.of("classes", 1.05, "metaspace", 1.25).entrySet()) {
+                String key = bound.getKey();
+                double ratio = (double) last.get(key) / early.get(key);
+                assertTrue(ratio <= bound.getValue(), key + " grew from " + early.get(key) + " after run "
+                        + REGISTERING_BASELINE_RUN + " to " + last.get(key) + " after run " + REGISTERING_RUNS);
+            }
+        }
     }
 
     private static void assertFlat(String jvmOptions, List<String> measures) throws Exception {

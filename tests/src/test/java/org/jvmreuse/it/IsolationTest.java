@@ -62,4 +62,25 @@ class IsolationTest extends OneSlotPoolTest {
         assertTrue(check.out().contains("leaker-threads=0\n"), check.out());
         assertTrue(check.out().contains("file-open=false\n"), check.out());
     }
+
+    /**
+     * JDK-wide registries and settings (java.util.logging, JDBC, MBeans and MXBean settings,
+     * signal handlers, the common pool and JDK threads that ran the program's code, thread
+     * defaults) changed in one run, first with JDK objects, then with the program's own: the next
+     * run in the slot sees them as a new JVM shows them.
+     */
+    @Test
+    void jdkWideStateIsAsInANewJvmInTheNextRun() throws Exception {
+        Pool.Result fresh = Pool.exec(List.of(Jdks.DEFAULT, "-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.JdkStateProbe",
+                "probe"), Map.of(), null, 60);
+        assertEquals(0, fresh.code(), fresh.toString());
+        for (String mode : List.of("change", "register")) {
+            Pool.Result changed = pool.program("JdkStateProbe", mode);
+            assertEquals(0, changed.code(), changed.toString());
+            Pool.Result probe = pool.program("JdkStateProbe", "probe");
+            assertEquals(0, probe.code(), probe.toString());
+            assertTrue(probe.err().contains("running in slot 0"), "same slot: " + probe.err());
+            assertEquals(fresh.out(), probe.out(), "after a run in mode " + mode);
+        }
+    }
 }

@@ -1,10 +1,8 @@
 package org.jvmreuse.pool.slot;
 
 import java.io.IOException;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TimeZone;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.service.ServicePort;
 import org.jvmreuse.pool.slot.globals.GlobalStateGuard;
@@ -29,8 +27,6 @@ final class SlotContext {
     Map<Integer, String> idleFiles = Map.of();
     private final Properties slotProperties = System.getProperties();
     private final Map<Object, Object> propertyBaseline = Map.copyOf(System.getProperties());
-    private final Locale slotLocale = Locale.getDefault();
-    private final TimeZone slotTimeZone = TimeZone.getDefault();
 
     SlotContext(MpiTransport transport, int managerRank, long threadStopMillis, ServicePort port) throws IOException {
         this.sharedLoaders = new SharedLoaders(port);
@@ -55,9 +51,5 @@ final class SlotContext {
     void restoreGlobals() {
         System.setProperties(slotProperties);
         tempDirectory.restore();
-        threads.resetCommonPoolLoaders();
-        Thread.setDefaultUncaughtExceptionHandler(null);
-        Locale.setDefault(slotLocale);
-        TimeZone.setDefault(slotTimeZone);
     }
 }

@@ -23,7 +23,7 @@ import org.jvmreuse.pool.PoolThreads;
  * the slot's runner). Pool threads and JDK service threads (created without inheriting the mark)
  * are never touched. Workers of the JDK's shared common pool outlive runs: after a run, those
  * still running its tasks get the stop (which ends the task; the worker serves on), the tasks it
- * left queued are cancelled, and their context class loaders go back to the system loader.
+ * left queued are cancelled (their context loaders and thread state: globals.JdkThreadState).
  */
 final class TaskThreads {
     private static final long RESTOP_MILLIS = 100;
@@ -212,15 +212,6 @@ final class TaskThreads {
             throw new IllegalStateException("cannot drain the common pool", e);
         }
         queued.forEach(task -> task.cancel(false));
-    }
-
-    /** Common-pool workers may have taken a run's context class loader; they get the system loader back. */
-    void resetCommonPoolLoaders() {
-        for (Thread t : allThreads()) {
-            if (isCommonPoolWorker(t)) {
-                t.setContextClassLoader(ClassLoader.getSystemClassLoader());
-            }
-        }
     }
 
     private static void joinUntil(List<Thread> threads, long deadline) throws InterruptedException {

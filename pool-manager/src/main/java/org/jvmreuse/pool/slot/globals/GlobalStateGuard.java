@@ -23,7 +23,18 @@ public final class GlobalStateGuard {
                 new CachedRegistry("URL content handler factory", "java.net.URLConnection", "factory", "handlers"),
                 new CachedRegistry("URLConnection per-protocol caching defaults", "java.net.URLConnection", null, "defaultCaching"),
                 NetStates.defaults(), NetStates.socketFactories(), NetStates.tls(), NetStates.naming(),
-                NetStates.securityObjects(), new SecurityProperties(), new SerialFilter(), new BeansContexts()
+                NetStates.securityObjects(), new SecurityProperties(), new SerialFilter(), new BeansContexts(),
+                new JulLogging(),
+                new JdbcDrivers(),
+                new PlatformMBeans(),
+                new MXBeanListeners(),
+                new ManagementSettings(),
+                new SignalHandlers(),
+                new ThreadGroups(), // before the threads: a group's maximum caps their priority
+                new JdkThreadState(),
+                new DefaultUncaughtHandler(),
+                new DefaultLocale(),
+                new DefaultTimeZone()
         ));
     }
 
