@@ -47,7 +47,7 @@ import sun.misc.SignalHandler;
  */
 public final class JdkStateProbe {
     /** What {@code register} runs; another probe's registrar is one more entry. */
-    private static final List<Runnable> REGISTRARS = List.of(JdkStateProbe::register);
+    private static final List<Runnable> REGISTRARS = List.of(JdkStateProbe::register, NetStateProbe::register);
     private static final String LOGGER = "jvmreuse.probe";
     private static final ThreadLocal<Object> LOCAL = new ThreadLocal<>();
 
