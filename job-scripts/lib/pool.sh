@@ -248,6 +248,7 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.base/java.nio.file=ALL-UNNAMED
         --add-opens java.base/java.util.concurrent=ALL-UNNAMED
         --add-opens java.base/jdk.internal.vm=ALL-UNNAMED
+        --add-opens java.base/jdk.internal.loader=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
         "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,32 @@ class IsolationTest extends OneSlotPoolTest {
             assertEquals("1\n", result.out());
             assertTrue(result.err().contains("running in slot 0"), result.err());
         }
+    }
+
+    /**
+     * A JNI library loaded by the run's class loader, through java.library.path and by absolute
+     * path, loads again in every run on the slot, with fresh native statics: what a new JVM prints.
+     */
+    @Test
+    void nativeLibrariesLoadAfreshEveryRun(@TempDir Path dir) throws Exception {
+        Path library = NativeCounterLibrary.build(dir);
+        String program = "org.jvmreuse.it.programs.NativeCounter";
+        for (List<String> way : List.of(
+                List.of("-Djava.library.path=" + dir, "-cp", Pool.PROGRAMS, program, "loadLibrary"),
+                List.of("-cp", Pool.PROGRAMS, program, "load", library.toString()))) {
+            List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
+            newJvm.addAll(way);
+            Pool.Result stock = Pool.exec(newJvm, Map.of(), null, 60);
+            assertEquals(0, stock.code(), stock.toString());
+            assertTrue(stock.out().endsWith(" counter=1\n"), stock.toString());
+            for (int i = 1; i <= 3; i++) {
+                Pool.Result run = pool.run(way, Map.of(), null);
+                assertEquals(0, run.code(), "run " + i + " of " + way + ": " + run);
+                assertEquals(stock.out(), run.out(), "run " + i + " of " + way);
+                assertTrue(run.err().contains("running in slot 0"), run.err());
+            }
+        }
+        assertTrue(pool.status().contains("retired 0"), pool.status());
     }
 
     @Test

@@ -226,6 +226,11 @@ public final class SlotRuntime implements MpiTransport.Handler {
                     retire(problem);
                     return;
                 }
+                String nativeProblem = run.releaseNativeLibraries();
+                if (nativeProblem != null) {
+                    retire(nativeProblem);
+                    return;
+                }
                 run.releaseLeftOpenFiles();
                 String unfit = memory.afterRun();
                 if (unfit != null) {

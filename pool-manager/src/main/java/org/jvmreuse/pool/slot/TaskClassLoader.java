@@ -13,15 +13,56 @@ import java.util.List;
  * the jars in dir; entries that do not exist are skipped. A run gets a new one for its own
  * entries every time, so the program's classes and statics start fresh while the JDK's stay
  * loaded and compiled; its parent is the platform loader (the program sees the JDK, none of the
- * pool's classes) or the slot's cached loader of the run's shared entries.
+ * pool's classes) or the slot's cached loader of the run's shared entries. A run's loader finds
+ * native libraries on the run's {@code java.library.path} (the JDK reads the property only once
+ * per process); the slot's shared loaders keep the JDK's search.
  */
 public final class TaskClassLoader extends URLClassLoader {
     static {
         registerAsParallelCapable();
     }
 
-    public TaskClassLoader(List<String> classPath, ClassLoader parent) {
+    private final boolean runLibraryPath;
+
+    private TaskClassLoader(List<String> classPath, ClassLoader parent, boolean runLibraryPath) {
         super(urls(classPath), parent);
+        this.runLibraryPath = runLibraryPath;
+    }
+
+    /** A loader that leaves native libraries to the JDK's search (the slot's shared loaders). */
+    public TaskClassLoader(List<String> classPath, ClassLoader parent) {
+        this(classPath, parent, false);
+    }
+
+    /** A run's own loader, whose native libraries come from the run's {@code java.library.path}. */
+    public static TaskClassLoader forRun(List<String> classPath, ClassLoader parent) {
+        return new TaskClassLoader(classPath, parent, true);
+    }
+
+    /**
+     * As {@code java} searches: the JDK's own libraries first (left to the JDK: null), then the
+     * directories of {@code java.library.path}, an empty entry meaning the working directory.
+     */
+    @Override
+    protected String findLibrary(String name) {
+        if (!runLibraryPath) {
+            return null;
+        }
+        String file = System.mapLibraryName(name);
+        if (findIn(System.getProperty("sun.boot.library.path", ""), file) != null) {
+            return null;
+        }
+        return findIn(System.getProperty("java.library.path", ""), file);
+    }
+
+    private static String findIn(String path, String file) {
+        for (String dir : path.split(File.pathSeparator, -1)) {
+            File candidate = new File(dir.isEmpty() ? "." : dir, file);
+            if (candidate.isFile()) {
+                return candidate.getAbsolutePath();
+            }
+        }
+        return null;
     }
 
     private static URL[] urls(List<String> classPath) {

@@ -45,6 +45,8 @@ final class TaskRun {
     private long killedAt;
     private volatile boolean started;
     private final boolean reported;
+    /** The native libraries the run's loader loaded, unloaded before the slot takes another run. */
+    private List<String> nativeLibraries = List.of();
     /** The JDK-wide state before the run (after its shared library, whose state is the slot's). */
     private GlobalStateGuard.Captured globals;
 
@@ -152,7 +154,7 @@ final class TaskRun {
             }
             List<String> ownEntries = new ArrayList<>(spec.classPath());
             ownEntries.removeAll(spec.sharedClassPath());
-            loader = new TaskClassLoader(ownEntries, shared.loader());
+            loader = TaskClassLoader.forRun(ownEntries, shared.loader());
             shared.hooks().beforeRun(loader, slot.environment::set);
             slot.exitTrap.setCurrent(this);
             t1 = System.nanoTime();
@@ -406,6 +408,7 @@ final class TaskRun {
             return "cannot return to the slot's working directory: " + e.getMessage();
         }
         if (loader != null) {
+            nativeLibraries = RunNativeLibraries.loadedBy(loader);
             releaseContextLoader(loader);
             try {
                 loader.close();
@@ -451,6 +454,25 @@ final class TaskRun {
                 threads[i].setContextClassLoader(ClassLoader.getSystemClassLoader());
             }
         }
+    }
+
+    /**
+     * A run that loaded native libraries through its loader: they are unloaded now, so that the
+     * next run loads them afresh; null once they are, else why the slot must retire. Called after
+     * {@link #execute} has returned, so that no frame of it still holds the run's loader.
+     */
+    String releaseNativeLibraries() throws InterruptedException {
+        if (nativeLibraries.isEmpty()) {
+            return null;
+        }
+        long start = System.nanoTime();
+        String problem = RunNativeLibraries.awaitUnloaded(nativeLibraries);
+        if (problem == null) {
+            PoolLog.get().info(String.format("run %d: native libraries %s unloaded in %.2f ms", id, nativeLibraries,
+                    (System.nanoTime() - start) / 1e6));
+            return null;
+        }
+        return "run " + id + " loaded native libraries: " + problem;
     }
 
     /**

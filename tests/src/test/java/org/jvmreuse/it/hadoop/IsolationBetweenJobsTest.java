@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.it.NativeCounterLibrary;
 
 /**
  * Two jobs in a row on the same slots, from two job jars that define the same class with
@@ -94,5 +95,39 @@ class IsolationBetweenJobsTest {
         }
         assertEquals(containers.size(), containers.stream().distinct().count(), "each task its own container");
         assertFalse(first.get(0).get("attempt").split("_")[2].equals(second.get(0).get("attempt").split("_")[2]));
+    }
+
+    /**
+     * A job whose mapper loads a JNI library through the job's class loader, shipped as Hadoop
+     * users do (-Djava.library.path in mapreduce.map.java.opts): both tasks run in the one slot,
+     * each loads the library afresh, and the output is the stock path's.
+     */
+    @Test
+    void aJobsNativeLibraryLoadsAfreshInEveryTask() throws Exception {
+        Path libraryDir = NativeCounterLibrary.build(cluster.dir.resolve("native-lib")).getParent();
+        Path jar = JobJars.withMarker(cluster.dir, "native");
+        Path input = JobJars.lines(cluster.dir.resolve("data"), "native-in", 2);
+        Map<String, String> outputs = new HashMap<>();
+        for (boolean pooled : List.of(true, false)) {
+            Path out = cluster.dir.resolve("data/native-" + pooled);
+            List<String> args = new ArrayList<>(JobJars.main("NativeJob"));
+            args.addAll(pooled ? HadoopCluster.POOLED : HadoopCluster.STOCK);
+            args.addAll(List.of("-Dmapreduce.map.java.opts=-Xmx200m -Djava.library.path=" + libraryDir,
+                    input.toString(), out.toString()));
+            long before = cluster.pooledRuns();
+            Job job = cluster.job(jar, args);
+            assertTrue(job.succeeded(), (pooled ? "pooled" : "stock") + " native job failed:\n" + job);
+            assertEquals(pooled ? 2 : 0, cluster.pooledRuns() - before, "pooled: " + pooled);
+            StringBuilder lines = new StringBuilder();
+            try (Stream<Path> parts = Files.list(out)) {
+                for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                    lines.append(Files.readString(part));
+                }
+            }
+            outputs.put(pooled ? "pooled" : "stock", lines.toString());
+        }
+        assertEquals("line-0\tcounter=1\nline-1\tcounter=1\n", outputs.get("stock"));
+        assertEquals(outputs.get("stock"), outputs.get("pooled"));
+        assertTrue(cluster.poolStatus(1).contains("retired 0"), cluster.poolStatus(1));
     }
 }
