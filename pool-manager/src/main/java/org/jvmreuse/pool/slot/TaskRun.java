@@ -249,6 +249,7 @@ final class TaskRun {
         properties.put("user.dir", spec.cwd());
         properties.put("java.class.path", String.join(java.io.File.pathSeparator, spec.classPath()));
         properties.put("sun.java.command", (spec.mainClass() + " " + String.join(" ", spec.args())).trim());
+        properties.put("java.library.path", slot.libraryPath.forRun(spec.environment().get("LD_LIBRARY_PATH")));
         properties.putAll(spec.properties());
         return properties;
     }
