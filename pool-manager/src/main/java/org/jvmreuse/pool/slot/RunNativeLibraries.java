@@ -23,8 +23,8 @@ import java.util.Set;
  * pay one field read.
  */
 final class RunNativeLibraries {
-    private static final int COLLECTIONS = 3;
-    private static final long CLEANER_WAIT_MILLIS = 200;
+    private static final int COLLECTIONS = 8;
+    private static final long CLEANER_WAIT_MILLIS = 50;
     private static final VarHandle LOADER_LIBRARIES = loaderLibraries();
     private static final Field LIBRARIES = JdkInternals.field("jdk.internal.loader.NativeLibraries", "libraries");
     /** Every library file loaded by a class loader not yet collected (a HashSet in 17, concurrent in 25). */
