@@ -265,6 +265,7 @@ jvmreuse_pool_jvm_opts() {
         --add-opens java.logging/java.util.logging=ALL-UNNAMED
         --add-opens java.sql/java.sql=ALL-UNNAMED
         --add-opens java.management/sun.management=ALL-UNNAMED
+        --add-opens java.base/jdk.internal.loader=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
         "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )

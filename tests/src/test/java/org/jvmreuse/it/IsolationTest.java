@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,35 @@ class IsolationTest extends OneSlotPoolTest {
             assertEquals("1\n", result.out());
             assertTrue(result.err().contains("running in slot 0"), result.err());
         }
+    }
+
+    /**
+     * A JNI library loaded by the run's class loader, found on the run's java.library.path (its
+     * -D, or its LD_LIBRARY_PATH as java derives it) or loaded by absolute path, loads again in
+     * every run on the slot, with fresh native statics: what a new JVM prints.
+     */
+    @Test
+    void nativeLibrariesLoadAfreshEveryRun(@TempDir Path dir) throws Exception {
+        Path library = NativeCounterLibrary.build(dir);
+        String program = "org.jvmreuse.it.programs.NativeCounter";
+        Map<List<String>, Map<String, String>> ways = new java.util.LinkedHashMap<>();
+        ways.put(List.of("-Djava.library.path=" + dir, "-cp", Pool.PROGRAMS, program, "loadLibrary"), Map.of());
+        ways.put(List.of("-cp", Pool.PROGRAMS, program, "loadLibrary"), Map.of("LD_LIBRARY_PATH", dir.toString()));
+        ways.put(List.of("-cp", Pool.PROGRAMS, program, "load", library.toString()), Map.of());
+        for (Map.Entry<List<String>, Map<String, String>> way : ways.entrySet()) {
+            List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
+            newJvm.addAll(way.getKey());
+            Pool.Result stock = Pool.exec(newJvm, way.getValue(), null, 60);
+            assertEquals(0, stock.code(), stock.toString());
+            assertTrue(stock.out().endsWith(" counter=1\n"), stock.toString());
+            for (int i = 1; i <= 3; i++) {
+                Pool.Result run = pool.run(way.getKey(), way.getValue(), null);
+                assertEquals(0, run.code(), "run " + i + " of " + way + ": " + run);
+                assertEquals(stock.out(), run.out(), "run " + i + " of " + way);
+                assertTrue(run.err().contains("running in slot 0"), run.err());
+            }
+        }
+        assertTrue(pool.status().contains("retired 0"), pool.status());
     }
 
     @Test

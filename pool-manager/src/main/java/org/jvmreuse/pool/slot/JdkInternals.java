@@ -6,7 +6,8 @@ import java.lang.reflect.Method;
 /**
  * Reflective access to the few JDK internals a slot must switch per run. The pool's launcher
  * opens the packages involved ({@code --add-opens java.base/} {@code java.lang}, {@code java.io},
- * {@code sun.nio.fs}, {@code java.nio.file}, {@code java.util.concurrent}, {@code jdk.internal.vm});
+ * {@code sun.nio.fs}, {@code java.nio.file}, {@code java.util.concurrent}, {@code jdk.internal.vm},
+ * {@code jdk.internal.loader});
  * the same fields exist from JDK 17 to 25 (the thread containers from 21).
  */
 public final class JdkInternals {

@@ -27,6 +27,6 @@ record RunClassPath(List<String> first, List<String> rest) {
 
     /** The run's loader: its own entries over the shared library's loader. */
     TaskClassLoader loader(SharedLoaders.SharedLibrary shared) {
-        return new TaskClassLoader(first, rest, shared.loader(), shared.packages());
+        return TaskClassLoader.forRun(first, rest, shared.loader(), shared.packages());
     }
 }

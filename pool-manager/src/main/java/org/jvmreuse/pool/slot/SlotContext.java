@@ -19,6 +19,8 @@ final class SlotContext {
     final ShutdownHooks shutdownHooks = new ShutdownHooks();
     final ChildProcesses children = new ChildProcesses();
     final TempDirectory tempDirectory = new TempDirectory();
+    final LibraryPathDefault libraryPath = new LibraryPathDefault(System.getProperty("java.library.path", ""),
+            System.getenv("LD_LIBRARY_PATH"));
     final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup());
     final SharedLoaders sharedLoaders;
     final GlobalStateGuard globals = GlobalStateGuard.forThisJvm();

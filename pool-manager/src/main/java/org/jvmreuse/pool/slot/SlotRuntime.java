@@ -188,6 +188,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
                         cwd.toString(), "/dev/null", "/dev/null", "/dev/null");
                 TaskRun run = new TaskRun(-i, spec, context, false);
                 String problem = run.execute();
+                if (problem == null) {
+                    problem = run.releaseNativeLibraries();
+                }
                 if (problem != null) {
                     throw new IllegalStateException("warm-up run of " + mainClass + " failed: " + problem);
                 }
@@ -260,6 +263,11 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 accepted.remove(run.id());
                 if (problem != null) {
                     retire(problem);
+                    return;
+                }
+                String nativeProblem = run.releaseNativeLibraries();
+                if (nativeProblem != null) {
+                    retire(nativeProblem);
                     return;
                 }
                 run.releaseLeftOpenFiles();

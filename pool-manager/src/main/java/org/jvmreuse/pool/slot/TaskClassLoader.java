@@ -28,6 +28,9 @@ import java.util.function.Predicate;
  * there wins over the shared library's, after the JDK's own. Names the shared library must keep
  * ({@link SharedPackages}, Hadoop's API) still come from it: a second copy beside the one the
  * slot's library uses would not be the same class.
+ *
+ * <p>A run's loader finds native libraries on the run's {@code java.library.path} (the JDK reads
+ * the property only once per process); the slot's shared loaders keep the JDK's search.
  */
 public final class TaskClassLoader extends URLClassLoader {
     private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
@@ -42,24 +45,29 @@ public final class TaskClassLoader extends URLClassLoader {
     private final URLClassLoader first;
     private final Predicate<String> parentOnly;
 
+    private final boolean runLibraryPath;
+
+    /** A parent-first loader that leaves native libraries to the JDK's search (the slot's shared loaders). */
     public TaskClassLoader(List<String> classPath, ClassLoader parent) {
-        this(List.of(), classPath, parent, name -> true);
+        this(new URL[0], urls(classPath), parent, name -> true, false);
     }
 
     /**
-     * A loader of {@code first} then {@code rest} whose {@code first} entries come before
-     * {@code parent}, except for JDK classes and class names {@code parentOnly} accepts.
+     * A run's own loader of {@code first} then {@code rest} whose {@code first} entries come before
+     * {@code parent}, except for JDK classes and class names {@code parentOnly} accepts; its native
+     * libraries come from the run's {@code java.library.path}.
      */
-    public TaskClassLoader(List<String> first, List<String> rest, ClassLoader parent, Predicate<String> parentOnly) {
-        this(urls(first), urls(rest), parent, parentOnly);
+    public static TaskClassLoader forRun(List<String> first, List<String> rest, ClassLoader parent, Predicate<String> parentOnly) {
+        return new TaskClassLoader(urls(first), urls(rest), parent, parentOnly, true);
     }
 
-    private TaskClassLoader(URL[] first, URL[] rest, ClassLoader parent, Predicate<String> parentOnly) {
+    private TaskClassLoader(URL[] first, URL[] rest, ClassLoader parent, Predicate<String> parentOnly, boolean runLibraryPath) {
         super(concat(first, rest), parent);
         // A lookup in the first entries alone: a class there is then defined by this loader, whose
         // own list starts with them. A run without such entries pays nothing.
         this.first = first.length == 0 ? null : new URLClassLoader(first, null);
         this.parentOnly = parentOnly;
+        this.runLibraryPath = runLibraryPath;
     }
 
     @Override
@@ -143,6 +151,32 @@ public final class TaskClassLoader extends URLClassLoader {
         URL[] all = Arrays.copyOf(first, first.length + rest.length);
         System.arraycopy(rest, 0, all, first.length, rest.length);
         return all;
+    }
+
+    /**
+     * As {@code java} searches: the JDK's own libraries first (left to the JDK: null), then the
+     * directories of {@code java.library.path}, an empty entry meaning the working directory.
+     */
+    @Override
+    protected String findLibrary(String name) {
+        if (!runLibraryPath) {
+            return null;
+        }
+        String file = System.mapLibraryName(name);
+        if (findIn(System.getProperty("sun.boot.library.path", ""), file) != null) {
+            return null;
+        }
+        return findIn(System.getProperty("java.library.path", ""), file);
+    }
+
+    private static String findIn(String path, String file) {
+        for (String dir : path.split(File.pathSeparator, -1)) {
+            File candidate = new File(dir.isEmpty() ? "." : dir, file);
+            if (candidate.isFile()) {
+                return candidate.getAbsolutePath();
+            }
+        }
+        return null;
     }
 
     private static URL[] urls(List<String> classPath) {

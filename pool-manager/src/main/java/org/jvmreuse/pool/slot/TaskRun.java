@@ -45,6 +45,8 @@ final class TaskRun {
     private long killedAt;
     private volatile boolean started;
     private final boolean reported;
+    /** The native libraries the run's loader loaded, unloaded before the slot takes another run. */
+    private List<String> nativeLibraries = List.of();
     /** The JDK-wide state before the run (after its shared library, whose state is the slot's). */
     private GlobalStateGuard.Captured globals;
     /** Time spent recording and putting back JDK-wide state, for the run's log line. */
@@ -249,6 +251,7 @@ final class TaskRun {
         properties.put("user.dir", spec.cwd());
         properties.put("java.class.path", String.join(java.io.File.pathSeparator, spec.classPath()));
         properties.put("sun.java.command", (spec.mainClass() + " " + String.join(" ", spec.args())).trim());
+        properties.put("java.library.path", slot.libraryPath.forRun(spec.environment().get("LD_LIBRARY_PATH")));
         properties.putAll(spec.properties());
         return properties;
     }
@@ -410,6 +413,7 @@ final class TaskRun {
             return "cannot return to the slot's working directory: " + e.getMessage();
         }
         if (loader != null) {
+            nativeLibraries = RunNativeLibraries.loadedBy(loader);
             releaseContextLoader(loader);
             try {
                 loader.close();
@@ -455,6 +459,25 @@ final class TaskRun {
                 threads[i].setContextClassLoader(ClassLoader.getSystemClassLoader());
             }
         }
+    }
+
+    /**
+     * A run that loaded native libraries through its loader: they are unloaded now, so that the
+     * next run loads them afresh; null once they are, else why the slot must retire. Called after
+     * {@link #execute} has returned, so that no frame of it still holds the run's loader.
+     */
+    String releaseNativeLibraries() throws InterruptedException {
+        if (nativeLibraries.isEmpty()) {
+            return null;
+        }
+        long start = System.nanoTime();
+        String problem = RunNativeLibraries.awaitUnloaded(nativeLibraries);
+        if (problem == null) {
+            PoolLog.get().info(String.format("run %d: native libraries %s unloaded in %.2f ms", id, nativeLibraries,
+                    (System.nanoTime() - start) / 1e6));
+            return null;
+        }
+        return "run " + id + " loaded native libraries: " + problem;
     }
 
     /**

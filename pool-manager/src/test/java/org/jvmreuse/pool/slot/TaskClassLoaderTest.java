@@ -90,7 +90,7 @@ class TaskClassLoaderTest {
     @Test
     void entriesAfterTheSharedOnesComeAfterTheSharedLibrary() throws Exception {
         try (TaskClassLoader shared = sharedLoader();
-             TaskClassLoader run = new TaskClassLoader(List.of(), List.of(userJar.toString()), shared, API_SHARED)) {
+             TaskClassLoader run = TaskClassLoader.forRun(List.of(), List.of(userJar.toString()), shared, API_SHARED)) {
             assertEquals("shared", call(run, "lib.Thing", "who"));
             assertEquals("shared", call(run, "lib.User", "thing"));
             assertEquals("shared", read(run.getResource("conf.txt")));
@@ -100,7 +100,7 @@ class TaskClassLoaderTest {
     @Test
     void entriesBeforeTheSharedOnesWinOverTheSharedLibrary() throws Exception {
         try (TaskClassLoader shared = sharedLoader();
-             TaskClassLoader run = new TaskClassLoader(List.of(userJar.toString()), List.of(), shared, API_SHARED)) {
+             TaskClassLoader run = TaskClassLoader.forRun(List.of(userJar.toString()), List.of(), shared, API_SHARED)) {
             assertEquals("user", call(run, "lib.Thing", "who"));
             assertSame(run, Class.forName("lib.Thing", false, run).getClassLoader());
             assertEquals("user", call(run, "lib.User", "thing"), "a user-first class sees the user's classes");
@@ -116,7 +116,7 @@ class TaskClassLoaderTest {
     @Test
     void namesTheSharedLibraryKeepsAndTheJdkAlwaysComeFromThem() throws Exception {
         try (TaskClassLoader shared = sharedLoader();
-             TaskClassLoader run = new TaskClassLoader(List.of(userJar.toString()), List.of(), shared, API_SHARED)) {
+             TaskClassLoader run = TaskClassLoader.forRun(List.of(userJar.toString()), List.of(), shared, API_SHARED)) {
             assertEquals("shared", call(run, "api.Api", "who"));
             Class<?> dataSource = run.loadClass("javax.sql.DataSource");
             assertSame(ClassLoader.getPlatformClassLoader(), dataSource.getClassLoader());
@@ -131,7 +131,7 @@ class TaskClassLoaderTest {
         Path classes = Files.createDirectories(pwd.resolve("job.jar/classes"));
         Files.writeString(classes.resolve("conf.txt"), "classes");
         try (TaskClassLoader shared = sharedLoader();
-             TaskClassLoader run = new TaskClassLoader(List.of(pwd.toString()), List.of(classes.toString()), shared,
+             TaskClassLoader run = TaskClassLoader.forRun(List.of(pwd.toString()), List.of(classes.toString()), shared,
                      API_SHARED)) {
             assertEquals("shared", read(run.getResource("conf.txt")));
             Files.writeString(pwd.resolve("conf.txt"), "pwd");

@@ -15,6 +15,7 @@ import org.apache.commons.lang.CharSetUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.it.NativeCounterLibrary;
 
 /**
  * Two jobs in a row on the same slots, from two job jars that define the same class with
@@ -164,5 +165,44 @@ class IsolationBetweenJobsTest {
         setting = "mapreduce.job.user.classpath.first=false";
         assertEquals("CharSetUtils.count(hello,l)\t" + CharSetUtils.count("hello", "l"),
                 bundled(jar, input, setting, true), setting + ": the pooled task sees another class");
+    }
+
+    /**
+     * A job whose mapper loads a JNI library through the job's class loader, shipped as Hadoop
+     * users do (-Djava.library.path in mapreduce.map.java.opts): both tasks run in the one slot,
+     * each loads the library afresh, and the output is the stock path's.
+     */
+    @Test
+    void aJobsNativeLibraryLoadsAfreshInEveryTask() throws Exception {
+        Path libraryDir = NativeCounterLibrary.build(cluster.dir.resolve("native-lib")).getParent();
+        Path jar = JobJars.withMarker(cluster.dir, "native");
+        Path input = JobJars.lines(cluster.dir.resolve("data"), "native-in", 2);
+        Map<String, String> outputs = new HashMap<>();
+        for (boolean pooled : List.of(true, false)) {
+            Path out = cluster.dir.resolve("data/native-" + pooled);
+            List<String> args = new ArrayList<>(JobJars.main("NativeJob"));
+            args.addAll(pooled ? HadoopCluster.POOLED : HadoopCluster.STOCK);
+            // Pooled, one 1024 MB map container fits beside the AM: the tasks run one after the
+            // other, so each finds the slot free (no fallback after the client's wait for a slot);
+            // stock, they run side by side, which saves time and changes no output.
+            args.addAll(List.of("-Dmapreduce.map.memory.mb=" + (pooled ? 1024 : 512), "-Dmapreduce.map.speculative=false",
+                    "-Dmapreduce.map.java.opts=-Xmx200m -Djava.library.path=" + libraryDir,
+                    input.toString(), out.toString()));
+            long before = cluster.pooledRuns();
+            Job job = cluster.job(jar, args);
+            assertTrue(job.succeeded(), (pooled ? "pooled" : "stock") + " native job failed:\n" + job);
+            assertEquals(pooled ? 2 : 0, cluster.pooledRuns() - before, "pooled: " + pooled + "\n" + cluster.poolStatus(1));
+            StringBuilder lines = new StringBuilder();
+            try (Stream<Path> parts = Files.list(out)) {
+                for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                    lines.append(Files.readString(part));
+                }
+            }
+            outputs.put(pooled ? "pooled" : "stock", lines.toString());
+        }
+        assertEquals(List.of("line-0\tcounter=1", "line-1\tcounter=1"), outputs.get("stock").lines().sorted().toList(),
+                "each stock task has a new JVM");
+        assertEquals(outputs.get("stock"), outputs.get("pooled"), "pooled output is the stock path's");
+        assertTrue(cluster.poolStatus(1).contains("retired 0"), cluster.poolStatus(1));
     }
 }
