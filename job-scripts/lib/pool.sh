@@ -397,8 +397,10 @@ jvmreuse_pool_command() {
             fi
             # --enable-recovery and async finalize: a slot that retires (or dies), or a pool that
             # stops, leaves the job (and the other pools) running; --stdin none: mpirun must not
-            # swallow the caller's stdin.
-            JVMREUSE_POOL_CMD+=(--oversubscribe --enable-recovery --stdin none
+            # swallow the caller's stdin; --bind-to none: a slot sees the node's CPUs (its
+            # availableProcessors, GC and thread-pool sizes) as a YARN container's new JVM does,
+            # where Open MPI would bind a launch of up to one rank per core to single cores.
+            JVMREUSE_POOL_CMD+=(--oversubscribe --enable-recovery --stdin none --bind-to none
                 --mca async_mpi_finalize 1 --mca orte_abort_on_non_zero_status 0
                 --map-by "ppr:${per_node}:node" -np $((per_node * nodes)))
             ;;

@@ -62,6 +62,9 @@ public final class JdkStateProbe {
     }
 
     private static void probe() throws Exception {
+        // The launcher must not bind a slot to fewer CPUs than a new JVM sees (mpirun --bind-to none).
+        System.out.println("cpus=" + Runtime.getRuntime().availableProcessors() + " gc="
+                + java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().get(0).getName());
         Logger root = Logger.getLogger("");
         System.out.println("jul.root=" + root.getLevel() + " " + classes(root.getHandlers()) + " " + root.getFilter());
         System.out.println("jul.config=" + LogManager.getLogManager().getProperty("handlers") + " "
