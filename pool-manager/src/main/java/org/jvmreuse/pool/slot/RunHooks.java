@@ -1,14 +1,10 @@
 package org.jvmreuse.pool.slot;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URL;
-import java.net.URLConnection;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -51,7 +47,7 @@ final class RunHooks {
         List<Method> end = new ArrayList<>();
         List<Method> after = new ArrayList<>();
         for (URL list : Collections.list(shared.getResources(RESOURCE))) {
-            for (String name : classNames(list)) {
+            for (String name : NameListResource.read(list)) {
                 Class<?> hooks;
                 try {
                     hooks = Class.forName(name, true, shared);
@@ -85,23 +81,6 @@ final class RunHooks {
         if (attach.isPresent()) {
             call(attach.get(), hooks.getClassLoader(), port.asMap(Map.of()));
         }
-    }
-
-    private static List<String> classNames(URL list) throws IOException {
-        List<String> names = new ArrayList<>();
-        // Not through the JDK's cache of open jar files: a jar rebuilt since it was cached would
-        // read as corrupt, where a fresh open sees the new jar (and the slot's new shared loader).
-        URLConnection connection = list.openConnection();
-        connection.setUseCaches(false);
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = in.readLine()) != null; ) {
-                String name = line.replaceFirst("#.*", "").strip();
-                if (!name.isEmpty()) {
-                    names.add(name);
-                }
-            }
-        }
-        return names;
     }
 
     private static Method staticMethod(Class<?> hooks, String name, Class<?> parameter) throws IOException {

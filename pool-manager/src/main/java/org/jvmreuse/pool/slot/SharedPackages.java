@@ -1,11 +1,7 @@
 package org.jvmreuse.pool.slot;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URL;
-import java.net.URLConnection;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -32,17 +28,7 @@ final class SharedPackages implements Predicate<String> {
     static SharedPackages of(ClassLoader shared) throws IOException {
         List<String> names = new ArrayList<>();
         for (URL list : Collections.list(shared.getResources(RESOURCE))) {
-            // Not through the JDK's jar cache: a jar rebuilt since it was cached would read as corrupt.
-            URLConnection connection = list.openConnection();
-            connection.setUseCaches(false);
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    String name = line.replaceFirst("#.*", "").strip();
-                    if (!name.isEmpty()) {
-                        names.add(name);
-                    }
-                }
-            }
+            names.addAll(NameListResource.read(list));
         }
         return new SharedPackages(names);
     }

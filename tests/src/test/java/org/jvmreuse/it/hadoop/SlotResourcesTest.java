@@ -3,7 +3,6 @@ package org.jvmreuse.it.hadoop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jvmreuse.it.Pool;
 import org.junit.jupiter.api.Test;
 
@@ -64,7 +65,7 @@ class SlotResourcesTest {
     private static Map<Long, Map<String, Long>> measureSlots(HadoopCluster cluster) throws Exception {
         Map<Long, Map<String, Long>> slots = new TreeMap<>();
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        for (long pid : slotPids(cluster.mpirunPid(1))) {
+        for (long pid : slotPids(cluster.poolStatus(1))) {
             Pool.exec(List.of(jcmd, Long.toString(pid), "GC.run"), Map.of(), null, 60);
             Pool.Result perf = Pool.exec(List.of(jcmd, Long.toString(pid), "PerfCounter.print"), Map.of(), null, 60);
             assertEquals(0, perf.code(), "jcmd failed: " + perf);
@@ -89,18 +90,12 @@ class SlotResourcesTest {
         return slots;
     }
 
-    /** The pool's JVMs under mpirun, without its manager (MPI rank 0). */
-    private static List<Long> slotPids(long mpirun) throws IOException {
+    /** The pids of the pool's slots as `jvmreuse status` lists them (not its manager or spares). */
+    private static List<Long> slotPids(String status) {
         List<Long> pids = new ArrayList<>();
-        for (ProcessHandle p : ProcessHandle.of(mpirun).orElseThrow().descendants().toList()) {
-            String exe = p.info().command().orElse("");
-            if (!exe.endsWith("/java") || !Pool.running(p.pid())) {
-                continue;
-            }
-            String env = Files.readString(Path.of("/proc/" + p.pid() + "/environ")).replace('\0', '\n');
-            if (!env.contains("\nOMPI_COMM_WORLD_RANK=0\n")) {
-                pids.add(p.pid());
-            }
+        Matcher m = Pattern.compile("(?m)^slot \\d+: rank \\d+ pid (\\d+) ").matcher(status);
+        while (m.find()) {
+            pids.add(Long.parseLong(m.group(1)));
         }
         return pids;
     }
