@@ -51,6 +51,8 @@ class PoolManagerSlotTest extends ManagerTestBase {
         survivor.finishRun(survivor.nextLaunch("Waiting"), 5);
         waiting.expect("started");
         assertEquals("5", waiting.expect("exit").get("code"));
+        // The client hears the exit before the manager reads the slot's FREE.
+        harness.awaitStatus("the survivor is free again", "(free 1, busy 0");
         ControlClient after = harness.run("After", LONG_WAIT);
         startOn(survivor, after, "After");
         assertNull(harness.world.get(doomed.rank()).iProbe(Mpi.ANY_SOURCE, Mpi.ANY_TAG),
