@@ -449,14 +449,9 @@ final class TaskRun {
         while (root.getParent() != null) {
             root = root.getParent();
         }
-        Thread[] threads = new Thread[root.activeCount() + 16];
-        int n;
-        while ((n = root.enumerate(threads, true)) == threads.length) {
-            threads = new Thread[threads.length * 2];
-        }
-        for (int i = 0; i < n; i++) {
-            if (threads[i].getContextClassLoader() == runLoader) {
-                threads[i].setContextClassLoader(ClassLoader.getSystemClassLoader());
+        for (Thread t : LiveThreads.in(root)) {
+            if (t.getContextClassLoader() == runLoader) {
+                t.setContextClassLoader(ClassLoader.getSystemClassLoader());
             }
         }
     }

@@ -3,7 +3,6 @@ package org.jvmreuse.pool.slot;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -96,12 +95,7 @@ final class TaskThreads {
     }
 
     private Set<Thread> allThreads() {
-        Thread[] threads = new Thread[root.activeCount() + 16];
-        int n;
-        while ((n = root.enumerate(threads, true)) == threads.length) {
-            threads = new Thread[threads.length * 2];
-        }
-        Set<Thread> all = new LinkedHashSet<>(Arrays.asList(threads).subList(0, n));
+        Set<Thread> all = new LinkedHashSet<>(LiveThreads.in(root));
         virtualThreads.all().forEach(all::add);
         return all;
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import org.jvmreuse.pool.PoolThreads;
 import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.slot.LiveThreads;
 
 /**
  * Per-thread state of the JDK threads that outlive runs and can run a run's code: common-pool
@@ -80,14 +81,8 @@ final class JdkThreadState implements GlobalState {
     }
 
     private List<Thread> jdkThreads() {
-        Thread[] threads = new Thread[root.activeCount() + 16];
-        int n;
-        while ((n = root.enumerate(threads, true)) == threads.length) {
-            threads = new Thread[threads.length * 2];
-        }
         List<Thread> jdk = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            Thread t = threads[i];
+        for (Thread t : LiveThreads.in(root)) {
             ThreadGroup group = t.getThreadGroup();
             if (!PoolThreads.isPoolThread(t) && group != null
                     && (isCommonPoolWorker(t) || !slotGroup.parentOf(group))) {
