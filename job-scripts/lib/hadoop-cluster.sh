@@ -60,6 +60,8 @@
 #                             pool's built-in warm-up before it (default 20 here)
 #   JVMREUSE_EXECUTOR_CLASS   the NodeManagers' container executor in pool mode
 #                             (default org.jvmreuse.hadoop.executor.PoolContainerExecutor, hadoop-patch)
+#   JVMREUSE_CONF_OVERRIDES, JVMREUSE_*_SITE_EXTRA, JVMREUSE_CAPACITY_SCHEDULER_EXTRA
+#                             user template overrides and extra properties (hadoop-conf.sh)
 #
 # Speed settings (the same for pool and stock runs, so comparisons stay fair): NodeManager
 # heartbeats every 300 ms (yarn.resourcemanager.nodemanagers.heartbeat-interval-ms, default 1000),
@@ -73,28 +75,25 @@
 # instead of waiting forever), no virtual-memory check. Everything listens on 127.0.0.1 except
 # the ShuffleHandler, which Hadoop 2.2 binds to 0.0.0.0.
 
+# shellcheck source=defaults.sh
+source "$(dirname "${BASH_SOURCE[0]}")/defaults.sh"
 # shellcheck source=pool.sh
 source "$(dirname "${BASH_SOURCE[0]}")/pool.sh"
+# shellcheck source=hadoop-conf.sh
+source "$(dirname "${BASH_SOURCE[0]}")/hadoop-conf.sh"
+# shellcheck source=ports.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
+# shellcheck source=hadoop-daemons.sh
+source "$(dirname "${BASH_SOURCE[0]}")/hadoop-daemons.sh"
 
-_jvmreuse_cluster_log() { printf '[jvmreuse-cluster] %s\n' "$*" >&2; }
+_jvmreuse_cluster_log() { jvmreuse_log jvmreuse-cluster "$@"; }
 
 # Seconds since the epoch with fractions (for the start-up time printed at the end).
 _jvmreuse_now() { printf '%s' "${EPOCHREALTIME:-$(date +%s.%N)}"; }
 
-# The settings, with their defaults applied.
+# The settings, with their defaults (defaults.sh) applied.
 _jvmreuse_cluster_settings() {
-    JVMREUSE_CLUSTER_DIR=${JVMREUSE_CLUSTER_DIR:-/tmp/jvmreuse-cluster-$EUID}
-    JVMREUSE_NODEMANAGERS=${JVMREUSE_NODEMANAGERS:-2}
-    JVMREUSE_POOL=${JVMREUSE_POOL:-0}
-    JVMREUSE_MPI_SHUFFLE=${JVMREUSE_MPI_SHUFFLE:-1}
-    JVMREUSE_SLOT_HEAP=${JVMREUSE_SLOT_HEAP:-512m}
-    JVMREUSE_NM_MEMORY=${JVMREUSE_NM_MEMORY:-2048}
-    JVMREUSE_TASK_MEMORY=${JVMREUSE_TASK_MEMORY:-512}
-    JVMREUSE_HDFS=${JVMREUSE_HDFS:-0}
-    JVMREUSE_DAEMON_HEAP=${JVMREUSE_DAEMON_HEAP:-1000m}
-    JVMREUSE_CLUSTER_TIMEOUT=${JVMREUSE_CLUSTER_TIMEOUT:-180}
-    JVMREUSE_STOP_TIMEOUT=${JVMREUSE_STOP_TIMEOUT:-10}
-    JVMREUSE_EXECUTOR_CLASS=${JVMREUSE_EXECUTOR_CLASS:-org.jvmreuse.hadoop.executor.PoolContainerExecutor}
+    jvmreuse_defaults_fill "${JVMREUSE_DEFAULTS[@]}" "${JVMREUSE_CLUSTER_DEFAULTS[@]}"
 }
 
 # Checks that the numeric settings are whole numbers in range and the dir is usable.
@@ -122,11 +121,12 @@ _jvmreuse_cluster_validate() {
         _jvmreuse_cluster_log "ERROR: the cluster dir '$JVMREUSE_CLUSTER_DIR' must not contain spaces, ':' or ',' (class paths and Hadoop lists split on them)"
         return 1
     fi
+    jvmreuse_conf_check
 }
 
 # Picks the JDK: JVMREUSE_CLUSTER_JAVA (a JDK directory or a java binary), else JAVA_HOME, else
 # the JDK of `java` on PATH (symlinks resolved, e.g. Debian's /usr/lib/jvm/java-17-openjdk-amd64).
-# Sets JVMREUSE_CLUSTER_JAVA_HOME and JVMREUSE_JAVA_MAJOR.
+# Sets JVMREUSE_CLUSTER_JAVA_HOME and JVMREUSE_JAVA_MAJOR. Java 23+ is refused (Hadoop 2.2).
 jvmreuse_cluster_java_home() {
     local j=${JVMREUSE_CLUSTER_JAVA:-${JAVA_HOME:-}} home
     if [[ -z $j ]]; then
@@ -150,12 +150,12 @@ jvmreuse_cluster_java_home() {
         JVMREUSE_JAVA_MAJOR=$("$home/bin/java" -XshowSettings:properties -version 2>&1 |
             sed -n 's/^ *java.specification.version = \(1\.\)\{0,1\}\([0-9]*\).*/\2/p')
     fi
-}
-
-# The JVM options a Hadoop 2.2 web app (RM, NM, JHS, MR AppMaster) needs on Java 9+ (Guice 3/cglib).
-_jvmreuse_webapp_opts() {
-    if [[ ${JVMREUSE_JAVA_MAJOR:-17} -ge 9 ]]; then
-        printf '%s' '--add-opens java.base/java.lang=ALL-UNNAMED'
+    # The one check for both the cluster and HPC jobs: the daemons would die at their first login.
+    if [[ ${JVMREUSE_JAVA_MAJOR:-0} -ge 23 ]]; then
+        _jvmreuse_cluster_log "ERROR: $home is Java $JVMREUSE_JAVA_MAJOR; Hadoop 2.2 daemons do not run on Java 23 or" \
+            "later (UserGroupInformation calls Subject.getSubject, which throws UnsupportedOperationException" \
+            "from Java 23 on): use a JDK 17 (jvmreuse-cluster --java, JVMREUSE_JAVA_HOME for jobs)"
+        return 1
     fi
 }
 
@@ -196,24 +196,11 @@ jvmreuse_cluster_init() {
         return 1
     fi
     jvmreuse_cluster_java_home || return 1
-    if [[ ${JVMREUSE_JAVA_MAJOR:-0} -ge 23 ]]; then
-        _jvmreuse_cluster_log "WARNING: Hadoop 2.2 does not run on Java $JVMREUSE_JAVA_MAJOR: UserGroupInformation calls" \
-            "Subject.getSubject, which throws UnsupportedOperationException from Java 23 on; use Java 17 (--java)"
-    fi
     export JVMREUSE_CLUSTER_JAVA_HOME
 }
 
 # ---------------------------------------------------------------------------------------------
 # Ports
-
-# Whether something uses TCP port $1 on this host (listening, connected or in TIME_WAIT).
-_jvmreuse_port_busy() {
-    if command -v ss >/dev/null 2>&1; then
-        [[ -n $(ss -Htan "( sport = :$1 )" 2>/dev/null) ]]
-    else
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-    fi
-}
 
 # Picks free ports for every service and stores them in the associative array
 # JVMREUSE_CLUSTER_PORTS (service name -> port). Ports come from 20000-31999, below Linux's
@@ -229,71 +216,57 @@ _jvmreuse_cluster_pick_ports() {
     fi
     declare -gA JVMREUSE_CLUSTER_PORTS=()
     for name in "${names[@]}"; do
-        for ((i = 0; ; i++)); do
-            port=$((20000 + (RANDOM * 32768 + RANDOM) % 12000))
-            if [[ $used != *" $port "* ]] && ! _jvmreuse_port_busy "$port"; then
-                break
-            fi
-            if ((i > 1000)); then
-                _jvmreuse_cluster_log "ERROR: found no free TCP port in 20000-31999"
-                return 1
-            fi
-        done
+        if ! port=$(jvmreuse_free_port 20000 12000 "$used"); then
+            _jvmreuse_cluster_log "ERROR: found no free TCP port in 20000-31999"
+            return 1
+        fi
         used+="$port "
         JVMREUSE_CLUSTER_PORTS[$name]=$port
     done
 }
 
-# Whether 127.0.0.1:$1 accepts connections.
-_jvmreuse_port_open() {
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
 # ---------------------------------------------------------------------------------------------
 # Configuration files
 
-# Writes a Hadoop configuration file $1 from NAME=VALUE arguments (values XML-escaped).
-_jvmreuse_xml() {
-    local file=$1 kv name value
-    shift
-    {
-        printf '<?xml version="1.0"?>\n<!-- written by jvmreuse-cluster at start; changes are lost at the next start -->\n<configuration>\n'
-        for kv in "$@"; do
-            name=${kv%%=*}
-            value=${kv#*=}
-            value=${value//&/"&amp;"}
-            value=${value//</"&lt;"}
-            value=${value//>/"&gt;"}
-            printf '  <property><name>%s</name><value>%s</value></property>\n' "$name" "$value"
-        done
-        printf '</configuration>\n'
-    } >"$file"
-}
-
-# log4j 1.2 configuration for daemons and clients: everything to the console (stderr), which the
-# daemons' redirection sends to D/logs/<daemon>.log. Tasks use the NodeManager's
-# container-log4j.properties instead.
-_jvmreuse_log4j_properties() {
-    cat <<'LOG4J'
-# written by jvmreuse-cluster
-hadoop.root.logger=INFO,console
-log4j.rootLogger=${hadoop.root.logger}
-log4j.threshold=ALL
-log4j.appender.console=org.apache.log4j.ConsoleAppender
-log4j.appender.console.target=System.err
-log4j.appender.console.layout=org.apache.log4j.PatternLayout
-log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n
-log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR
-LOG4J
-}
-
-# The core-site.xml properties.
-_jvmreuse_core_props() {
-    local d=$JVMREUSE_CLUSTER_DIR fs=file:///
+# The values of the configuration templates (lib/hadoop-conf.sh) for this cluster: every daemon
+# listens on 127.0.0.1; one DataNode (HDFS) reads D/conf, so its properties go there too.
+_jvmreuse_cluster_conf_values() {
+    local d=$JVMREUSE_CLUSTER_DIR fs=file:/// am_opts name
     if [[ $JVMREUSE_HDFS == 1 ]]; then
         fs=hdfs://127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nn]}
     fi
-    JVMREUSE_PROPS=("fs.defaultFS=$fs" "hadoop.tmp.dir=$d/tmp/hadoop")
+    am_opts=$(_jvmreuse_am_opts 512)
+    declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$d [MASTER_ADDR]=127.0.0.1 [BIND_ADDR]=127.0.0.1
+        [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=8 [APP_CLASSPATH]="$d/conf,$(_jvmreuse_cluster_app_jars)"
+        [AM_OPTS]=${am_opts% } [AM_MEMORY]=768 [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
+        [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
+        [NODE_NAME]=127.0.0.1 [DN_DATA_DIR]=$d/hdfs/data [PORT_NN]=${JVMREUSE_CLUSTER_PORTS[nn]:-})
+    for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do
+        [[ $name == nm[0-9]* ]] || JVMREUSE_CONF[PORT_${name^^}]=${JVMREUSE_CLUSTER_PORTS[$name]}
+    done
+}
+
+# Writes D/conf (clients, RM, JHS, and the NameNode and DataNode).
+_jvmreuse_cluster_write_conf() {
+    _jvmreuse_cluster_conf_values
+    jvmreuse_conf_write_shared "$JVMREUSE_CLUSTER_DIR/conf" datanode-properties.xml
+}
+
+# Writes D/nm<i>/conf for NodeManager $1: the shared files plus its own addresses and
+# directories, its shuffle port (in mapred-site.xml: ShuffleHandler reads the job configuration's
+# defaults, which load after yarn-site.xml) and, in pool mode, the pool container executor.
+_jvmreuse_cluster_write_nm_conf() {
+    local i=$1 nm=$JVMREUSE_CLUSTER_DIR/nm$1 s
+    mkdir -p "$nm/local" "$nm/logs"
+    JVMREUSE_CONF[NODE_INDEX]=$i
+    JVMREUSE_CONF[NODE_LOCAL_DIR]=$nm/local
+    JVMREUSE_CONF[NODE_LOG_DIR]=$nm/logs
+    JVMREUSE_CONF[POOL_SOCKET]=$JVMREUSE_CLUSTER_DIR/pool$i/pool.sock
+    JVMREUSE_CONF[PORT_NM]=${JVMREUSE_CLUSTER_PORTS[nm$i]}
+    for s in localizer web shuffle; do
+        JVMREUSE_CONF[PORT_NM_${s^^}]=${JVMREUSE_CLUSTER_PORTS[nm${i}_$s]}
+    done
+    jvmreuse_conf_write_node "$nm/conf"
 }
 
 # Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1.
@@ -311,142 +284,9 @@ _jvmreuse_cluster_app_jars() {
     fi
 }
 
-# The yarn-site.xml properties every daemon and client shares.
-_jvmreuse_yarn_props() {
-    local d=$JVMREUSE_CLUSTER_DIR
-    JVMREUSE_PROPS=(
-        "yarn.resourcemanager.hostname=127.0.0.1"
-        "yarn.resourcemanager.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[rm]}"
-        "yarn.resourcemanager.scheduler.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[rm_scheduler]}"
-        "yarn.resourcemanager.resource-tracker.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[rm_tracker]}"
-        "yarn.resourcemanager.admin.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[rm_admin]}"
-        "yarn.resourcemanager.webapp.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[rm_web]}"
-        "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms=300"
-        "yarn.resourcemanager.connect.retry-interval.ms=1000"
-        "yarn.nodemanager.resourcemanager.connect.retry_interval.secs=1"
-        "yarn.scheduler.minimum-allocation-mb=256"
-        "yarn.scheduler.maximum-allocation-mb=$JVMREUSE_NM_MEMORY"
-        "yarn.nodemanager.resource.memory-mb=$JVMREUSE_NM_MEMORY"
-        "yarn.nodemanager.vmem-check-enabled=false"
-        "yarn.nodemanager.aux-services=mapreduce_shuffle"
-        "yarn.nodemanager.aux-services.mapreduce_shuffle.class=org.apache.hadoop.mapred.ShuffleHandler"
-        "yarn.application.classpath=$d/conf,$(_jvmreuse_cluster_app_jars)"
-        "yarn.log-aggregation-enable=true"
-        "yarn.nodemanager.remote-app-log-dir=$d/app-logs"
-    )
-}
-
-# The mapred-site.xml properties every daemon and client shares.
-_jvmreuse_mapred_props() {
-    local d=$JVMREUSE_CLUSTER_DIR am_opts
-    am_opts=$(_jvmreuse_am_opts 512)
-    JVMREUSE_PROPS=(
-        "mapreduce.framework.name=yarn"
-        "yarn.app.mapreduce.am.staging-dir=$d/staging"
-        "mapreduce.jobhistory.intermediate-done-dir=$d/staging/history/done_intermediate"
-        "mapreduce.jobhistory.done-dir=$d/staging/history/done"
-        "mapreduce.jobhistory.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[jhs]}"
-        "mapreduce.jobhistory.webapp.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[jhs_web]}"
-        "yarn.app.mapreduce.am.command-opts=${am_opts% }"
-        "yarn.app.mapreduce.am.resource.mb=768"
-        "mapreduce.map.memory.mb=$JVMREUSE_TASK_MEMORY"
-        "mapreduce.reduce.memory.mb=$JVMREUSE_TASK_MEMORY"
-        "yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms=300"
-        "mapreduce.client.progressmonitor.pollinterval=300"
-    )
-}
-
-# The hdfs-site.xml properties (one NameNode, one DataNode, replication 1).
-_jvmreuse_hdfs_props() {
-    local d=$JVMREUSE_CLUSTER_DIR
-    JVMREUSE_PROPS=(
-        "dfs.namenode.name.dir=file://$d/hdfs/name"
-        "dfs.datanode.data.dir=file://$d/hdfs/data"
-        "dfs.replication=1"
-        "dfs.permissions.enabled=false"
-        "dfs.namenode.safemode.extension=0"
-        "dfs.heartbeat.interval=1"
-        "dfs.namenode.http-address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nn_http]}"
-        "dfs.namenode.secondary.http-address=127.0.0.1:0"
-        "dfs.datanode.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[dn]}"
-        "dfs.datanode.http.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[dn_http]}"
-        "dfs.datanode.ipc.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[dn_ipc]}"
-    )
-}
-
-# The CapacityScheduler's queues (Hadoop's tarball ships this file; the jars do not): one queue
-# with the whole cluster. Half the memory may go to AppMasters so a few jobs can run at once on
-# this small cluster (Hadoop's default 10% would hold back the second job).
-_jvmreuse_capacity_props() {
-    JVMREUSE_PROPS=(
-        "yarn.scheduler.capacity.root.queues=default"
-        "yarn.scheduler.capacity.root.default.capacity=100"
-        "yarn.scheduler.capacity.root.default.maximum-capacity=100"
-        "yarn.scheduler.capacity.maximum-am-resource-percent=0.5"
-    )
-}
-
 # The slots of one pool: --slots if given, else the NodeManager's container limit.
 _jvmreuse_cluster_slots() {
     printf '%s' "${JVMREUSE_SLOTS:-$((JVMREUSE_NM_MEMORY / JVMREUSE_TASK_MEMORY))}"
-}
-
-# Writes D/conf (clients, RM, JHS).
-_jvmreuse_cluster_write_conf() {
-    local c=$JVMREUSE_CLUSTER_DIR/conf
-    mkdir -p "$c"
-    _jvmreuse_core_props && _jvmreuse_xml "$c/core-site.xml" "${JVMREUSE_PROPS[@]}"
-    _jvmreuse_yarn_props && _jvmreuse_xml "$c/yarn-site.xml" "${JVMREUSE_PROPS[@]}"
-    _jvmreuse_mapred_props && _jvmreuse_xml "$c/mapred-site.xml" "${JVMREUSE_PROPS[@]}"
-    _jvmreuse_capacity_props && _jvmreuse_xml "$c/capacity-scheduler.xml" "${JVMREUSE_PROPS[@]}"
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        _jvmreuse_hdfs_props && _jvmreuse_xml "$c/hdfs-site.xml" "${JVMREUSE_PROPS[@]}"
-    fi
-    _jvmreuse_log4j_properties >"$c/log4j.properties"
-}
-
-# Writes D/nm<i>/conf for NodeManager $1: the shared files plus its own addresses and
-# directories, its shuffle port (in mapred-site.xml: ShuffleHandler reads the job configuration's
-# defaults, which load after yarn-site.xml) and, in pool mode, the pool container executor.
-_jvmreuse_cluster_write_nm_conf() {
-    local i=$1 d=$JVMREUSE_CLUSTER_DIR nm
-    nm=$d/nm$i
-    mkdir -p "$nm/conf" "$nm/local" "$nm/logs"
-    cp "$d/conf/core-site.xml" "$d/conf/log4j.properties" "$nm/conf/"
-    if [[ -f $d/conf/hdfs-site.xml ]]; then
-        cp "$d/conf/hdfs-site.xml" "$nm/conf/"
-    fi
-    _jvmreuse_yarn_props
-    JVMREUSE_PROPS+=(
-        "yarn.nodemanager.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nm$i]}"
-        "yarn.nodemanager.localizer.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nm${i}_localizer]}"
-        "yarn.nodemanager.webapp.address=127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nm${i}_web]}"
-        "yarn.nodemanager.local-dirs=$nm/local"
-        "yarn.nodemanager.log-dirs=$nm/logs"
-    )
-    if [[ $JVMREUSE_POOL == 1 ]]; then
-        JVMREUSE_PROPS+=(
-            "yarn.nodemanager.container-executor.class=$JVMREUSE_EXECUTOR_CLASS"
-            "jvmreuse.pool.socket=$d/pool$i/pool.sock"
-            "jvmreuse.pool.client=$JVMREUSE_CLIENT"
-            "jvmreuse.pool.slot-heap=$JVMREUSE_SLOT_HEAP"
-        )
-    fi
-    _jvmreuse_xml "$nm/conf/yarn-site.xml" "${JVMREUSE_PROPS[@]}"
-    _jvmreuse_mapred_props
-    JVMREUSE_PROPS+=("mapreduce.shuffle.port=${JVMREUSE_CLUSTER_PORTS[nm${i}_shuffle]}")
-    _jvmreuse_xml "$nm/conf/mapred-site.xml" "${JVMREUSE_PROPS[@]}"
-}
-
-# HttpServer looks up webapps/<name> on the class path; hadoop-hdfs-2.2.0.jar from Maven Central
-# has none (the tarball has them under share/hadoop/hdfs/webapps). Empty ones do: the NameNode and
-# DataNode add their servlets (/jmx among them) in code.
-_jvmreuse_cluster_hdfs_webapps() {
-    local w=$JVMREUSE_CLUSTER_DIR/hdfs/webapps-root/webapps name
-    for name in hdfs datanode secondary; do
-        mkdir -p "$w/$name/WEB-INF"
-        printf '<?xml version="1.0"?>\n<web-app xmlns="http://java.sun.com/xml/ns/javaee" version="2.5"/>\n' >"$w/$name/WEB-INF/web.xml"
-    done
 }
 
 # Writes D/cluster.env: what stop and status need to know about the running cluster.
@@ -575,37 +415,6 @@ jvmreuse_cluster_running() {
     return 1
 }
 
-# Starts daemon $1 in the background, in its own session, stdout/stderr to D/logs/$1.log, its PID
-# in D/pids/$1.pid. $2: class path (conf dir first); $3: main class; then JVM options, `--`,
-# program arguments.
-_jvmreuse_cluster_daemon() {
-    local name=$1 cp=$2 class=$3 d=$JVMREUSE_CLUSTER_DIR opts=() args=() launcher=()
-    shift 3
-    while [[ $# -gt 0 ]]; do
-        if [[ $1 == -- ]]; then
-            shift
-            args=("$@")
-            break
-        fi
-        opts+=("$1")
-        shift
-    done
-    mkdir -p "$d/tmp/$name" "$d/logs" "$d/pids"
-    # Without job control a background job is no process group leader, so setsid execs in place
-    # and $! is java's PID. (With job control, as in an interactive shell that sourced this file,
-    # the job gets its own process group anyway, and setsid would fork.)
-    if [[ $- != *m* ]] && command -v setsid >/dev/null 2>&1; then
-        launcher=(setsid)
-    fi
-    ${launcher[@]+"${launcher[@]}"} "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java" "-Xmx$JVMREUSE_DAEMON_HEAP" \
-        ${opts[@]+"${opts[@]}"} -Djava.net.preferIPv4Stack=true -Djava.io.tmpdir="$d/tmp/$name" \
-        -Dhadoop.log.dir="$d/logs" -Dyarn.log.dir="$d/logs" -Dhadoop.log.file="$name.log" \
-        -Dyarn.log.file="$name.log" -Dhadoop.home.dir="$(dirname "$JVMREUSE_HADOOP_LIB")" \
-        -Dhadoop.root.logger=INFO,console -Dyarn.root.logger=INFO,console -Dhadoop.id.str="$name" \
-        -cp "$cp" "$class" ${args[@]+"${args[@]}"} </dev/null >"$d/logs/$name.log" 2>&1 &
-    printf '%s\n' "$!" >"$d/pids/$name.pid"
-}
-
 # Reports that daemon $1 failed ($2: why) with the end of its log.
 _jvmreuse_cluster_daemon_failed() {
     local log=$JVMREUSE_CLUSTER_DIR/logs/$1.log
@@ -676,9 +485,6 @@ _jvmreuse_cluster_prepare_dir() {
         "$d"/nm[0-9]* "$d"/pool[0-9]* "$d/pools.pid" "$d/env.sh" "$d/cluster.env"
     mkdir -p "$d/logs" "$d/pids" "$d/tmp"
 }
-
-# The class path of the Hadoop daemons (after their conf dir).
-_jvmreuse_hadoop_cp() { printf '%s' "$JVMREUSE_HADOOP_LIB/*"; }
 
 # Sets JVMREUSE_CLUSTER_WARMUP_MAIN/_CP, the program each slot runs before it serves (pool.sh's
 # JVMREUSE_WARMUP_MAIN/_CP): by default hadoop-patch's TaskWarmup, if its jar has it, with the
@@ -790,35 +596,16 @@ _jvmreuse_cluster_wait_pools() {
 
 # Formats HDFS and starts the NameNode and the DataNode; waits for the NameNode's RPC port.
 _jvmreuse_cluster_start_hdfs() {
-    local d=$JVMREUSE_CLUSTER_DIR cp
-    _jvmreuse_cluster_hdfs_webapps
-    cp="$d/conf:$d/hdfs/webapps-root:$(_jvmreuse_hadoop_cp)"
-    if ! "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java" -Djava.net.preferIPv4Stack=true -Dhadoop.root.logger=INFO,console \
-        -Dhadoop.log.dir="$d/logs" -Djava.io.tmpdir="$d/tmp" -cp "$cp" \
-        org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive \
-        </dev/null >"$d/logs/namenode-format.log" 2>&1; then
+    local d=$JVMREUSE_CLUSTER_DIR
+    jvmreuse_hdfs_webapps "$d"
+    if ! jvmreuse_hdfs_format "$d" "$d/conf"; then
         _jvmreuse_cluster_daemon_failed namenode-format "failed (HDFS could not be formatted)"
         return 1
     fi
-    _jvmreuse_cluster_daemon namenode "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode
-    _jvmreuse_cluster_daemon datanode "$cp" org.apache.hadoop.hdfs.server.datanode.DataNode
+    jvmreuse_start_namenode "$d" "$d/conf"
+    jvmreuse_start_datanode "$d" "$d/conf" "$d"
     _jvmreuse_cluster_wait_for "NameNode RPC port ${JVMREUSE_CLUSTER_PORTS[nn]}" namenode \
-        _jvmreuse_port_open "${JVMREUSE_CLUSTER_PORTS[nn]}"
-}
-
-# Starts NodeManager $1 with JAVA_HOME exported (containers run $JAVA_HOME/bin/java); in pool mode
-# the hadoop-patch jar (PoolContainerExecutor) goes in front of Hadoop's jars.
-_jvmreuse_cluster_start_nm() {
-    local i=$1 d=$JVMREUSE_CLUSTER_DIR cp webapp
-    cp="$d/nm$i/conf"
-    if [[ $JVMREUSE_POOL == 1 ]]; then
-        cp+=":$JVMREUSE_PATCH_JAR"
-    fi
-    cp+=":$(_jvmreuse_hadoop_cp)"
-    read -r -a webapp <<<"$(_jvmreuse_webapp_opts)"
-    JAVA_HOME=$JVMREUSE_CLUSTER_JAVA_HOME HADOOP_CONF_DIR=$d/conf \
-        _jvmreuse_cluster_daemon "nodemanager$i" "$cp" org.apache.hadoop.yarn.server.nodemanager.NodeManager \
-        ${webapp[@]+"${webapp[@]}"}
+        jvmreuse_port_open "${JVMREUSE_CLUSTER_PORTS[nn]}"
 }
 
 # Starts the whole cluster and waits until it is healthy: HDFS first (optional; the JHS creates
@@ -828,8 +615,7 @@ _jvmreuse_cluster_start_nm() {
 # NodeManagers, the JHS answers on its port, the DataNode is live (HDFS) and every pool has
 # finished starting (a pool that did not come up is a warning, see _jvmreuse_cluster_wait_pools).
 _jvmreuse_cluster_start_all() {
-    local d=$JVMREUSE_CLUSTER_DIR i webapp
-    read -r -a webapp <<<"$(_jvmreuse_webapp_opts)"
+    local d=$JVMREUSE_CLUSTER_DIR i
     JVMREUSE_CLUSTER_DEADLINE=$(($(date +%s) + JVMREUSE_CLUSTER_TIMEOUT))
     if [[ $JVMREUSE_HDFS == 1 ]]; then
         _jvmreuse_cluster_start_hdfs || return 1
@@ -839,16 +625,14 @@ _jvmreuse_cluster_start_all() {
         _jvmreuse_cluster_warmup
         _jvmreuse_cluster_start_pools
     fi
-    _jvmreuse_cluster_daemon resourcemanager "$d/conf:$(_jvmreuse_hadoop_cp)" \
-        org.apache.hadoop.yarn.server.resourcemanager.ResourceManager ${webapp[@]+"${webapp[@]}"}
-    _jvmreuse_cluster_daemon historyserver "$d/conf:$(_jvmreuse_hadoop_cp)" \
-        org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer ${webapp[@]+"${webapp[@]}"}
+    jvmreuse_start_resourcemanager "$d" "$d/conf"
+    jvmreuse_start_historyserver "$d" "$d/conf"
     for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
-        _jvmreuse_cluster_start_nm "$i"
+        jvmreuse_start_nodemanager "$d" "nodemanager$i" "$d/nm$i/conf" "$d/conf"
     done
     _jvmreuse_cluster_wait_for "$JVMREUSE_NODEMANAGERS active NodeManagers" resourcemanager \
         _jvmreuse_rm_has_nodes "$JVMREUSE_NODEMANAGERS" || return 1
-    _jvmreuse_cluster_wait_for "port ${JVMREUSE_CLUSTER_PORTS[jhs]}" historyserver _jvmreuse_port_open "${JVMREUSE_CLUSTER_PORTS[jhs]}" || return 1
+    _jvmreuse_cluster_wait_for "port ${JVMREUSE_CLUSTER_PORTS[jhs]}" historyserver jvmreuse_port_open "${JVMREUSE_CLUSTER_PORTS[jhs]}" || return 1
     if [[ $JVMREUSE_HDFS == 1 ]]; then
         _jvmreuse_cluster_wait_for "a live DataNode" datanode _jvmreuse_nn_has_datanode || return 1
     fi
@@ -904,9 +688,9 @@ jvmreuse_cluster_start() {
     fi
     _jvmreuse_cluster_prepare_dir || return 1
     _jvmreuse_cluster_pick_ports || return 1
-    _jvmreuse_cluster_write_conf
+    _jvmreuse_cluster_write_conf || return 1
     for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
-        _jvmreuse_cluster_write_nm_conf "$i"
+        _jvmreuse_cluster_write_nm_conf "$i" || return 1
     done
     _jvmreuse_cluster_write_env_file
     _jvmreuse_cluster_write_client
@@ -927,16 +711,7 @@ jvmreuse_cluster_start() {
 # Sends SIGTERM to the processes in the given pid files (only those of this cluster), waits up to
 # JVMREUSE_STOP_TIMEOUT s for all of them, then SIGKILLs the survivors by PID. Removes the files.
 _jvmreuse_cluster_stop_pids() {
-    local f pid pids=()
-    for f in "$@"; do
-        [[ -f $f ]] || continue
-        pid=$(cat "$f" 2>/dev/null || true)
-        if _jvmreuse_cluster_owns "$pid"; then
-            pids+=("$pid")
-        fi
-    done
-    jvmreuse_terminate "$JVMREUSE_STOP_TIMEOUT" _jvmreuse_cluster_log ${pids[@]+"${pids[@]}"}
-    rm -f "$@"
+    jvmreuse_stop_pid_files "$JVMREUSE_STOP_TIMEOUT" _jvmreuse_cluster_log _jvmreuse_cluster_owns "$@"
 }
 
 # Stops the pools' mpirun (D/pools.pid) with jvmreuse_pool_stop (every pool asked to stop, then
@@ -981,19 +756,15 @@ _jvmreuse_cluster_stop_pools() {
 # them with setsid, and a NodeManager killed hard leaves them behind). Never this shell, its
 # ancestors, or processes in its session (the caller, its pipeline, its terminal).
 _jvmreuse_cluster_leftovers() {
-    local d=$JVMREUSE_CLUSTER_DIR proc pid cmdline cwd mysid sid skip=" " p=$BASHPID
-    mysid=$(awk '{ print $6 }' "/proc/$BASHPID/stat" 2>/dev/null || echo 0)
-    while [[ $p =~ ^[0-9]+$ && $p -gt 1 ]]; do
-        skip+="$p "
-        p=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null || echo 0)
-    done
-    skip+="$$ "
+    local d=$JVMREUSE_CLUSTER_DIR proc pid cmdline cwd mysid sid skip
+    mysid=$(jvmreuse_stat_field "$BASHPID" sid || echo 0)
+    skip=$(jvmreuse_protected_pids)
     for proc in /proc/[0-9]*; do
         pid=${proc#/proc/}
         [[ $skip != *" $pid "* ]] || continue
         [[ -O $proc ]] || continue
         _jvmreuse_alive "$pid" || continue
-        sid=$(awk '{ print $6 }' "$proc/stat" 2>/dev/null) || continue
+        sid=$(jvmreuse_stat_field "$pid" sid) || continue
         [[ $sid != "$mysid" ]] || continue
         cmdline=$(tr '\0' ' ' 2>/dev/null <"$proc/cmdline") || continue
         cwd=$(readlink "$proc/cwd" 2>/dev/null || true)

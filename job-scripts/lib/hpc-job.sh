@@ -23,25 +23,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/hadoop-cluster.sh"
 
 HPC_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-_hpc_log() { printf '[jvmreuse-job] %s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+_hpc_log() { JVMREUSE_LOG_TIME=1 jvmreuse_log jvmreuse-job "$@"; }
 _hpc_die() {
     _hpc_log "ERROR: $*"
     exit 1
 }
 
-# Every setting of the job, with its default (the defaults of conf/jvmreuse-job.conf).
-HPC_SETTINGS=(
-    JVMREUSE_WORKLOAD=pagerank JVMREUSE_COMMAND= JVMREUSE_INPUT= JVMREUSE_ITERATIONS=3 JVMREUSE_REDUCERS=
-    JVMREUSE_PAGERANK_NODES=10000 JVMREUSE_KMEANS_POINTS=20000 JVMREUSE_KMEANS_K=5 JVMREUSE_KMEANS_DIMENSIONS=4
-    JVMREUSE_TERASORT_ROWS=1000000 "JVMREUSE_TERASORT_VARIANTS=http mpi" JVMREUSE_VERIFY=1
-    JVMREUSE_POOL=1 JVMREUSE_MPI_SHUFFLE=1 JVMREUSE_SLOTS= JVMREUSE_SLOT_HEAP=512m JVMREUSE_NM_MEMORY=2048
-    JVMREUSE_TASK_MEMORY=512 JVMREUSE_AM_MEMORY=768 JVMREUSE_VCORES= JVMREUSE_DAEMON_HEAP=1000m
-    JVMREUSE_NODE_MEMORY= JVMREUSE_HDFS=0 JVMREUSE_JAVA_HOME= JVMREUSE_WARMUP_MAIN=
-    JVMREUSE_OUTPUT_DIR= JVMREUSE_WORK_DIR= JVMREUSE_DATA_DIR= JVMREUSE_LOCAL_DIR= JVMREUSE_SOCKET_DIR=
-    JVMREUSE_POOL_LAUNCHER= JVMREUSE_NM_LAUNCHER= JVMREUSE_MPIRUN= JVMREUSE_MPIEXEC=mpiexec JVMREUSE_MPIEXEC_OPTS=
-    JVMREUSE_SHARED_HOST=auto JVMREUSE_MASTER_ADDR= JVMREUSE_PORT_BASE= JVMREUSE_START_TIMEOUT=300 JVMREUSE_STOP_TIMEOUT=10
-    JVMREUSE_WALLTIME= JVMREUSE_WALLTIME_MARGIN=120
-)
+# Every setting of the job, with its default (defaults.sh; conf/jvmreuse-job.conf documents them).
+HPC_SETTINGS=("${JVMREUSE_DEFAULTS[@]}" "${JVMREUSE_JOB_DEFAULTS[@]}")
 
 # ---------------------------------------------------------------------------------------------
 # Settings
@@ -129,6 +118,7 @@ _hpc_job_id() {
 # Checks every setting that does not need the allocation; dies with a clear message.
 _hpc_validate_settings() {
     local name
+    jvmreuse_conf_check || _hpc_die "fix the configuration overrides above (JVMREUSE_CONF_OVERRIDES, JVMREUSE_*_EXTRA)"
     case $JVMREUSE_WORKLOAD in
         pagerank | kmeans | terasort-compare) ;;
         command)
@@ -402,7 +392,7 @@ _hpc_pick_ports() {
         busy=''
         for ((i = 0; i <= HPC_N && i <= 100; i++)); do
             for ((j = 0; j < 9; j++)); do
-                if _jvmreuse_port_busy $((base + 10 * i + j)); then
+                if jvmreuse_port_busy $((base + 10 * i + j)); then
                     busy=$((base + 10 * i + j))
                     break 2
                 fi
@@ -471,24 +461,9 @@ _hpc_node_local_dir() {
 # ---------------------------------------------------------------------------------------------
 # Configuration from the templates in job-scripts/conf
 
-# Renders template $1 to stdout: @NAME@ is replaced by HPC_T[NAME]; an unknown name is an error.
-_hpc_render() {
-    local text=$1 out='' name
-    [[ -f $text ]] || _hpc_die "the template $text is missing"
-    text=$(<"$text")
-    while [[ $text =~ @([A-Z][A-Z0-9_]*)@ ]]; do
-        name=${BASH_REMATCH[1]}
-        [[ -n ${HPC_T[$name]+x} ]] || _hpc_die "template $1: no value for @$name@"
-        out+=${text%%"@$name@"*}${HPC_T[$name]}
-        text=${text#*"@$name@"}
-    done
-    printf '%s%s\n' "$out" "$text"
-}
-
-# Values for the templates shared by every node.
+# Values for the templates (lib/hadoop-conf.sh) shared by every node.
 _hpc_template_values() {
     local fs=file:/// app_cp am_opts
-    declare -gA HPC_T=()
     if [[ $JVMREUSE_HDFS == 1 ]]; then
         fs=hdfs://$HPC_MASTER_ADDR:$(_hpc_port nn)
     fi
@@ -497,9 +472,10 @@ _hpc_template_values() {
         app_cp+=",$JVMREUSE_MPI_SHUFFLE_JAR"
     fi
     am_opts=$(_jvmreuse_am_opts $((JVMREUSE_AM_MEMORY * 3 / 4)))
-    HPC_T=([FS_DEFAULT]=$fs [WORK_DIR]=$HPC_WORK [MASTER_ADDR]=$HPC_MASTER_ADDR [NM_MEMORY]=$JVMREUSE_NM_MEMORY
-        [VCORES]=$HPC_VCORES [APP_CLASSPATH]=$app_cp [AM_OPTS]=${am_opts% } [AM_MEMORY]=$JVMREUSE_AM_MEMORY
-        [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]='' [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS
+    JVMREUSE_CONF_TEMPLATES=$HPC_CONF_DIR
+    declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$HPC_WORK [MASTER_ADDR]=$HPC_MASTER_ADDR [BIND_ADDR]=0.0.0.0
+        [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=$HPC_VCORES [APP_CLASSPATH]=$app_cp [AM_OPTS]=${am_opts% }
+        [AM_MEMORY]=$JVMREUSE_AM_MEMORY [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]='' [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS
         [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP [PORT_RM]=$(_hpc_port rm) [PORT_RM_SCHEDULER]=$(_hpc_port rm_scheduler)
         [PORT_RM_TRACKER]=$(_hpc_port rm_tracker) [PORT_RM_ADMIN]=$(_hpc_port rm_admin) [PORT_RM_WEB]=$(_hpc_port rm_web)
         [PORT_JHS]=$(_hpc_port jhs) [PORT_JHS_WEB]=$(_hpc_port jhs_web) [PORT_NN]=$(_hpc_port nn)
@@ -508,18 +484,10 @@ _hpc_template_values() {
 
 # Writes <work>/master/conf and <work>/nodes/<node>/conf for every node (by-index/<i> links to it).
 _hpc_write_configs() {
-    local c=$HPC_CONF_DIR dir i name
-    dir=$HPC_WORK/master/conf
-    mkdir -p "$dir" "$HPC_WORK/nodes/by-index"
+    local i name
+    mkdir -p "$HPC_WORK/nodes/by-index"
     _hpc_template_values
-    _hpc_render "$c/core-site.xml.in" >"$dir/core-site.xml"
-    _hpc_render "$c/yarn-site.xml.in" >"$dir/yarn-site.xml"
-    _hpc_render "$c/mapred-site.xml.in" >"$dir/mapred-site.xml"
-    _hpc_render "$c/capacity-scheduler.xml.in" >"$dir/capacity-scheduler.xml"
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        _hpc_render "$c/hdfs-site.xml.in" >"$dir/hdfs-site.xml"
-    fi
-    cp "$c/log4j.properties" "$dir/"
+    jvmreuse_conf_write_shared "$HPC_WORK/master/conf" || _hpc_die "cannot write the Hadoop configuration"
     for i in "${!HPC_NODES[@]}"; do
         name=${HPC_NODES[i]}
         _hpc_write_node_config "$((i + 1))" "$name"
@@ -530,34 +498,20 @@ _hpc_write_configs() {
 # Writes the configuration of node $2 (index $1): the shared files plus its NodeManager's ports
 # and dirs, its shuffle port, its pool socket (pool mode) and its DataNode (HDFS).
 _hpc_write_node_config() {
-    local i=$1 name=$2 c=$HPC_CONF_DIR nd extra
+    local i=$1 name=$2 nd s
     nd=$HPC_WORK/nodes/$name
-    mkdir -p "$nd/conf" "$nd/logs" "$nd/pids" "$nd/container-logs"
-    HPC_T[NODE_NAME]=$name
-    HPC_T[NODE_INDEX]=$i
-    HPC_T[NODE_LOCAL_DIR]=$(_hpc_node_local_dir "$name")
-    HPC_T[NODE_LOG_DIR]=$nd/container-logs
-    HPC_T[POOL_SOCKET]=$HPC_SOCKET_DIR/pool$i.sock
-    local s
+    mkdir -p "$nd/logs" "$nd/pids" "$nd/container-logs"
+    JVMREUSE_CONF[NODE_NAME]=$name
+    JVMREUSE_CONF[NODE_INDEX]=$i
+    JVMREUSE_CONF[NODE_LOCAL_DIR]=$(_hpc_node_local_dir "$name")
+    JVMREUSE_CONF[NODE_LOG_DIR]=$nd/container-logs
+    JVMREUSE_CONF[DN_DATA_DIR]=${JVMREUSE_CONF[NODE_LOCAL_DIR]}/hdfs-data
+    JVMREUSE_CONF[POOL_SOCKET]=$HPC_SOCKET_DIR/pool$i.sock
     for s in "${_hpc_port_names_node[@]}"; do
-        HPC_T[PORT_${s^^}]=$(_hpc_port "$s" "$i")
+        JVMREUSE_CONF[PORT_${s^^}]=$(_hpc_port "$s" "$i")
     done
-    HPC_T[EXTRA_PROPERTIES]=''
-    _hpc_render "$c/core-site.xml.in" >"$nd/conf/core-site.xml"
-    extra=$(_hpc_render "$c/nodemanager-properties.xml.in")
-    if [[ $JVMREUSE_POOL == 1 ]]; then
-        extra+=$'\n'$(_hpc_render "$c/pool-properties.xml.in")
-    fi
-    HPC_T[EXTRA_PROPERTIES]=$extra
-    _hpc_render "$c/yarn-site.xml.in" >"$nd/conf/yarn-site.xml"
-    HPC_T[EXTRA_PROPERTIES]=$(_hpc_render "$c/shuffle-properties.xml.in")
-    _hpc_render "$c/mapred-site.xml.in" >"$nd/conf/mapred-site.xml"
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        HPC_T[EXTRA_PROPERTIES]=$(_hpc_render "$c/datanode-properties.xml.in")
-        _hpc_render "$c/hdfs-site.xml.in" >"$nd/conf/hdfs-site.xml"
-    fi
-    HPC_T[EXTRA_PROPERTIES]=''
-    cp "$c/log4j.properties" "$nd/conf/"
+    jvmreuse_conf_write_node "$nd/conf" || _hpc_die "cannot write the Hadoop configuration of node $name"
+    printf 'NODE_LOCAL_DIR=%q\n' "${JVMREUSE_CONF[NODE_LOCAL_DIR]}" >"$nd/node.env"
 }
 
 # Writes <work>/job.env: what the node agents (hpc-node.sh) need.
@@ -634,16 +588,11 @@ _hpc_set_deadline() {
     fi
 }
 
-# Starts a master daemon (RM, JHS, NameNode) with hadoop-cluster.sh's launcher in <work>/master.
-_hpc_master_daemon() {
-    JVMREUSE_CLUSTER_DIR=$HPC_WORK/master _jvmreuse_cluster_daemon "$@"
-}
-
+# Starts the master daemons (RM, JHS, NameNode) in <work>/master (hadoop-daemons.sh).
 _hpc_start_master() {
-    local webapp cp="$HPC_WORK/master/conf:$JVMREUSE_HADOOP_LIB/*"
-    read -r -a webapp <<<"$(_jvmreuse_webapp_opts)"
+    local m=$HPC_WORK/master cp="$HPC_WORK/master/conf:$JVMREUSE_HADOOP_LIB/*"
     if [[ $JVMREUSE_HDFS == 1 ]]; then
-        JVMREUSE_CLUSTER_DIR=$HPC_WORK/master _jvmreuse_cluster_hdfs_webapps
+        jvmreuse_hdfs_webapps "$m"
         cp="$HPC_WORK/master/conf:$HPC_WORK/master/hdfs/webapps-root:$JVMREUSE_HADOOP_LIB/*"
         _hpc_log "formatting HDFS (NameNode on $HPC_MASTER_ADDR:$(_hpc_port nn))"
         if ! _hpc_run "$HPC_WORK/master/logs/namenode-format.log" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java" \
@@ -652,7 +601,7 @@ _hpc_start_master() {
             tail -n 20 "$HPC_WORK/master/logs/namenode-format.log" >&2
             _hpc_die "HDFS could not be formatted (see $HPC_WORK/master/logs/namenode-format.log)"
         fi
-        _hpc_master_daemon namenode "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode
+        jvmreuse_start_namenode "$m" "$m/conf"
         # The JobHistoryServer creates its directories in HDFS at start: the NameNode must listen.
         local deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT)) nn
         nn=$(_hpc_port nn)
@@ -667,9 +616,8 @@ _hpc_start_master() {
         done
         _hpc_log "NameNode (pid $(cat "$HPC_WORK/master/pids/namenode.pid")) listens on $HPC_MASTER_ADDR:$nn"
     fi
-    _hpc_master_daemon resourcemanager "$cp" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager \
-        ${webapp[@]+"${webapp[@]}"}
-    _hpc_master_daemon historyserver "$cp" org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer ${webapp[@]+"${webapp[@]}"}
+    jvmreuse_start_resourcemanager "$m" "$m/conf"
+    jvmreuse_start_historyserver "$m" "$m/conf"
     _hpc_log "started ResourceManager (pid $(cat "$HPC_WORK/master/pids/resourcemanager.pid")) and JobHistoryServer" \
         "(pid $(cat "$HPC_WORK/master/pids/historyserver.pid")) on $HPC_MASTER ($HPC_MASTER_ADDR)"
 }
@@ -959,39 +907,23 @@ _hpc_workload_command() {
 # ---------------------------------------------------------------------------------------------
 # Stopping
 
-# Field $2 (ppid, sid) of process $1 from /proc/PID/stat, with builtins.
-_hpc_stat_field() {
-    local stat state ppid sid
-    read -r stat 2>/dev/null <"/proc/$1/stat" || return 1
-    read -r state ppid _ sid _ <<<"${stat##*) }"
-    case $2 in
-        ppid) printf '%s' "$ppid" ;;
-        sid) printf '%s' "$sid" ;;
-        *) printf '%s' "$state" ;;
-    esac
-}
-
 # Processes of this job on this host that are left: their environment names this job (the
 # scheduler's job id, or JVMREUSE_JOB_WORK=<work dir>); not this shell, its ancestors or its
 # session. One grep over all /proc/*/environ.
 _hpc_leftovers() {
-    local f pid mysid skip=" " p=$BASHPID patterns=(-e "JVMREUSE_JOB_WORK=$HPC_WORK")
+    local f pid mysid skip patterns=(-e "JVMREUSE_JOB_WORK=$HPC_WORK")
     case $HPC_SCHED in
         slurm) patterns+=(-e "SLURM_JOB_ID=$HPC_JOB_ID") ;;
         pjm) patterns+=(-e "PJM_JOBID=$HPC_JOB_ID") ;;
     esac
-    mysid=$(_hpc_stat_field $$ sid || echo 0)
-    while [[ $p =~ ^[0-9]+$ && $p -gt 1 ]]; do
-        skip+="$p "
-        p=$(_hpc_stat_field "$p" ppid || echo 0)
-    done
-    skip+="$$ "
+    mysid=$(jvmreuse_stat_field $$ sid || echo 0)
+    skip=$(jvmreuse_protected_pids)
     while IFS= read -r f; do
         pid=${f#/proc/}
         pid=${pid%/environ}
         [[ $pid =~ ^[0-9]+$ && $skip != *" $pid "* && -O /proc/$pid ]] || continue
         _jvmreuse_alive "$pid" || continue
-        [[ $(_hpc_stat_field "$pid" sid) != "$mysid" ]] || continue
+        [[ $(jvmreuse_stat_field "$pid" sid) != "$mysid" ]] || continue
         printf '%s\n' "$pid"
     done < <(grep -lzxF "${patterns[@]}" /proc/[0-9]*/environ 2>/dev/null || true)
 }

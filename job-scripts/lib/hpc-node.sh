@@ -30,12 +30,14 @@ fi
 node=$(sed -n "${index}p" "$work/nodes.txt")
 [[ -n $node ]] || { printf '[jvmreuse-node] ERROR: node index %s is not in %s/nodes.txt\n' "$index" "$work" >&2; exit 2; }
 nd=$work/nodes/$node
-log() { printf '[jvmreuse-node %s] %s %s\n' "$node" "$(date +%H:%M:%S)" "$*" >&2; }
+log() { JVMREUSE_LOG_TIME=1 jvmreuse_log "jvmreuse-node $node" "$@"; }
 exec >>"$nd/logs/agent.log" 2>&1 </dev/null
 
-JVMREUSE_CLUSTER_DIR=$nd
 host=$(uname -n)
-local_dir=$(sed -n 's|.*<name>yarn.nodemanager.local-dirs</name><value>\([^<]*\)</value>.*|\1|p' "$nd/conf/yarn-site.xml")
+# NODE_LOCAL_DIR: this node's NodeManager local dir, from the master (hpc-job.sh).
+# shellcheck source=/dev/null
+source "$nd/node.env"
+local_dir=$NODE_LOCAL_DIR
 stopping=
 
 # Stops this node's daemons by PID, then what they left (containers working in the local dirs).
@@ -104,19 +106,11 @@ if [[ $JVMREUSE_POOL == 1 ]]; then
 fi
 [[ ! -e $work/stop ]] || exit 0
 
-cp=$nd/conf
-if [[ $JVMREUSE_POOL == 1 ]]; then
-    cp+=":$JVMREUSE_PATCH_JAR"
-fi
-cp+=":$JVMREUSE_HADOOP_LIB/*"
-read -r -a webapp <<<"$(_jvmreuse_webapp_opts)"
-JAVA_HOME=$JVMREUSE_CLUSTER_JAVA_HOME HADOOP_CONF_DIR=$work/master/conf \
-    _jvmreuse_cluster_daemon nodemanager "$cp" org.apache.hadoop.yarn.server.nodemanager.NodeManager ${webapp[@]+"${webapp[@]}"}
+jvmreuse_start_nodemanager "$nd" nodemanager "$nd/conf" "$work/master/conf"
 printf '%s\n' "$host" >"$nd/pids/nodemanager.host"
 log "NodeManager pid $(cat "$nd/pids/nodemanager.pid")"
 if [[ $JVMREUSE_HDFS == 1 ]]; then
-    _jvmreuse_cluster_daemon datanode "$nd/conf:$work/master/hdfs/webapps-root:$JVMREUSE_HADOOP_LIB/*" \
-        org.apache.hadoop.hdfs.server.datanode.DataNode
+    jvmreuse_start_datanode "$nd" "$nd/conf" "$work/master"
     printf '%s\n' "$host" >"$nd/pids/datanode.host"
     log "DataNode pid $(cat "$nd/pids/datanode.pid")"
 fi

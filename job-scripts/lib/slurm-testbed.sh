@@ -46,7 +46,7 @@
 # in a pid file only counts as the testbed's while its environment says so (stale pid files).
 # Job processes carry SLURM_CLUSTER_NAME=<the testbed's cluster name, from D> and SLURM_JOB_ID.
 
-_jvmreuse_slurm_log() { printf '[jvmreuse-slurm-testbed] %s\n' "$*" >&2; }
+_jvmreuse_slurm_log() { jvmreuse_log jvmreuse-slurm-testbed "$@"; }
 
 # The commands the testbed needs, and the Debian packages they come in.
 JVMREUSE_SLURM_COMMANDS=(munged munge unmunge slurmctld slurmd sinfo squeue sbatch srun scancel scontrol)
@@ -54,6 +54,8 @@ JVMREUSE_SLURM_PACKAGES=(slurm-wlm munge libpmix2)
 
 # shellcheck source=job-scripts/lib/processes.sh
 source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
+# shellcheck source=job-scripts/lib/ports.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 
 # Whether PID $1 is a running process of this testbed (its environment names D).
 _jvmreuse_slurm_owns() {
@@ -226,31 +228,16 @@ jvmreuse_slurm_install() {
 # ---------------------------------------------------------------------------------------------
 # Ports and configuration
 
-# Whether something uses TCP port $1 on this host.
-_jvmreuse_slurm_port_busy() {
-    if command -v ss >/dev/null 2>&1; then
-        [[ -n $(ss -Htan "( sport = :$1 )" 2>/dev/null) ]]
-    else
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-    fi
-}
-
 # Sets JVMREUSE_SLURM_PORTS: the slurmctld port, then one per node; free ports from 32000-32767
 # (Slurm's defaults are 6817/6818; Linux's ephemeral range starts at 32768), at random.
 _jvmreuse_slurm_pick_ports() {
-    local n=$((JVMREUSE_SLURM_NODES + 1)) port i used=" "
+    local n=$((JVMREUSE_SLURM_NODES + 1)) port used=" "
     JVMREUSE_SLURM_PORTS=()
     while ((${#JVMREUSE_SLURM_PORTS[@]} < n)); do
-        for ((i = 0; ; i++)); do
-            port=$((32000 + RANDOM % 768))
-            if [[ $used != *" $port "* ]] && ! _jvmreuse_slurm_port_busy "$port"; then
-                break
-            fi
-            if ((i > 2000)); then
-                _jvmreuse_slurm_log "ERROR: found no free TCP port in 32000-32767"
-                return 1
-            fi
-        done
+        if ! port=$(jvmreuse_free_port 32000 768 "$used"); then
+            _jvmreuse_slurm_log "ERROR: found no free TCP port in 32000-32767"
+            return 1
+        fi
         used+="$port "
         JVMREUSE_SLURM_PORTS+=("$port")
     done
@@ -481,16 +468,7 @@ jvmreuse_slurm_start() {
 # SIGTERM to the testbed processes in the given pid files, up to JVMREUSE_SLURM_STOP_TIMEOUT s,
 # then SIGKILL to the survivors by PID. Removes the files.
 _jvmreuse_slurm_stop_pids() {
-    local f pid pids=()
-    for f in "$@"; do
-        [[ -f $f ]] || continue
-        pid=$(cat "$f" 2>/dev/null || true)
-        if _jvmreuse_slurm_owns "$pid"; then
-            pids+=("$pid")
-        fi
-    done
-    jvmreuse_terminate "$JVMREUSE_SLURM_STOP_TIMEOUT" _jvmreuse_slurm_log ${pids[@]+"${pids[@]}"}
-    rm -f "$@"
+    jvmreuse_stop_pid_files "$JVMREUSE_SLURM_STOP_TIMEOUT" _jvmreuse_slurm_log _jvmreuse_slurm_owns "$@"
 }
 
 # Cancels every job of the testbed and waits (up to JVMREUSE_SLURM_STOP_TIMEOUT + KillWait s) until
@@ -518,20 +496,10 @@ _jvmreuse_slurm_cancel_jobs() {
 # with setsid/nohup/&), processes whose command line names a path in D, and processes without a
 # terminal whose working directory is in D. Never this shell, its ancestors or its session.
 jvmreuse_slurm_leftovers() {
-    local d=$JVMREUSE_SLURM_DIR f pid p mysid stat sid tty cwd a args=() skip=" " candidates=" "
+    local d=$JVMREUSE_SLURM_DIR f pid mysid sid tty cwd a args=() skip candidates=" "
     _jvmreuse_slurm_read_env
-    p=$BASHPID
-    stat=$(cat "/proc/$BASHPID/stat" 2>/dev/null || true)
-    stat=${stat##*) }
-    read -r _ _ _ mysid _ <<<"$stat"
-    mysid=${mysid:-0}
-    while [[ $p =~ ^[0-9]+$ && $p -gt 1 ]]; do
-        skip+="$p "
-        stat=$(cat "/proc/$p/stat" 2>/dev/null) || break
-        stat=${stat##*) }
-        read -r _ p _ <<<"$stat"
-    done
-    skip+="$$ "
+    mysid=$(jvmreuse_stat_field "$BASHPID" sid || echo 0)
+    skip=$(jvmreuse_protected_pids)
     # Environment marks (grep -z reads each NUL-separated entry as a line).
     while IFS= read -r f; do
         pid=${f#/proc/}
@@ -562,9 +530,7 @@ jvmreuse_slurm_leftovers() {
         if [[ $cwd == "$d" || $cwd == "$d"/* ]]; then
             pid=${f#/proc/}
             pid=${pid%/cwd}
-            stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
-            stat=${stat##*) }
-            read -r _ _ _ _ tty _ <<<"$stat"
+            tty=$(jvmreuse_stat_field "$pid" tty) || continue
             if [[ $tty == 0 ]]; then
                 candidates+="$pid "
             fi
@@ -572,10 +538,8 @@ jvmreuse_slurm_leftovers() {
     done < <(find /proc/[0-9]*/cwd -maxdepth 0 -printf '%p\t%l\n' 2>/dev/null || true)
     for pid in $candidates; do
         [[ $skip != *" $pid "* ]] || continue
-        stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
-        stat=${stat##*) }
-        [[ ${stat:0:1} != Z ]] || continue
-        read -r _ _ _ sid _ <<<"$stat"
+        _jvmreuse_alive "$pid" || continue
+        sid=$(jvmreuse_stat_field "$pid" sid) || continue
         [[ $sid != "$mysid" ]] || continue
         printf '%s\n' "$pid"
     done | sort -un

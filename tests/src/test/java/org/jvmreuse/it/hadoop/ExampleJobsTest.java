@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,23 +14,36 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.it.Pool;
 
 /**
  * Stock Hadoop example jobs on a real cluster of two NodeManagers with a pool each: every job
  * runs once with its tasks in the pools and once down the stock path (same cluster, same
  * configuration, the job opting out), and the outputs must be byte for byte the same, the
- * deterministic counters equal. Several jobs in a row share the same slots.
+ * deterministic counters equal. Several jobs in a row share the same slots. The cluster starts
+ * with a user's template override (JVMREUSE_CONF_OVERRIDES) and an extra property
+ * (JVMREUSE_YARN_SITE_EXTRA), which the daemons must see.
  */
 class ExampleJobsTest {
+    private static final String TEMPLATE_PROPERTY =
+            "<property><name>jvmreuse.test.template</name><value>override</value></property>";
     private static HadoopCluster cluster;
     private static Path text;
+    private static Path overrides;
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = HadoopCluster.start(2, "--pool", "--slots", "2");
+        overrides = Files.createTempDirectory(Path.of("/tmp"), "jrt-conf-overrides-");
+        String yarnSite = Files.readString(Pool.REPO.resolve("job-scripts/conf/yarn-site.xml.in"));
+        Files.writeString(overrides.resolve("yarn-site.xml.in"),
+                yarnSite.replace("@EXTRA_PROPERTIES@", TEMPLATE_PROPERTY + "\n@EXTRA_PROPERTIES@"));
+        cluster = HadoopCluster.start(Map.of("JVMREUSE_CONF_OVERRIDES", overrides.toString(),
+                "JVMREUSE_YARN_SITE_EXTRA", "jvmreuse.test.extra=a&b"), 2, "--pool", "--slots", "2");
         text = cluster.newDir("text");
         writeText(text, 4, 3000);
     }
@@ -36,6 +52,60 @@ class ExampleJobsTest {
     static void stopCluster() throws Exception {
         if (cluster != null) {
             cluster.close();
+        }
+        Files.deleteIfExists(overrides.resolve("yarn-site.xml.in"));
+        Files.deleteIfExists(overrides);
+    }
+
+    /**
+     * Bad overrides and a JDK too new for Hadoop 2.2 (a JDK directory whose release file says 23)
+     * stop jvmreuse-cluster before it starts anything, with a message naming the problem.
+     */
+    @Test
+    void badConfigurationAndJava23AreRefusedBeforeStart() throws Exception {
+        Path scratch = Files.createTempDirectory(Path.of("/tmp"), "jrt-bad-conf-");
+        try {
+            Path jdk = Files.createDirectories(scratch.resolve("jdk23/bin"));
+            Files.writeString(jdk.resolve("java"), "#!/bin/sh\nexit 1\n");
+            assertTrue(jdk.resolve("java").toFile().setExecutable(true));
+            Files.writeString(scratch.resolve("jdk23/release"), "JAVA_VERSION=\"23.0.1\"\n");
+            Path bogus = Files.createDirectories(scratch.resolve("overrides"));
+            Files.writeString(bogus.resolve("yarn-site.xml"), "<configuration/>\n");
+            List<Object[]> cases = List.of(
+                    new Object[] {Map.of("JVMREUSE_YARN_SITE_EXTRA", "a.b=1 notapair"), "'notapair' is not name=value"},
+                    new Object[] {Map.of("JVMREUSE_CONF_OVERRIDES", bogus.toString()), "yarn-site.xml replaces no template"},
+                    new Object[] {Map.of("JVMREUSE_CONF_OVERRIDES", scratch.resolve("none").toString()), "is not a readable directory"},
+                    new Object[] {Map.of("JVMREUSE_CLUSTER_JAVA", scratch.resolve("jdk23").toString()), "do not run on Java 23 or later"});
+            for (Object[] c : cases) {
+                @SuppressWarnings("unchecked")
+                Map<String, String> env = (Map<String, String>) c[0];
+                Pool.Result r = Pool.exec(List.of(HadoopCluster.RUNNER.toString(), "start", "--dir",
+                        scratch.resolve("cluster").toString()), env, null, 60);
+                assertTrue(r.code() != 0 && r.err().contains((String) c[1]), env + ": " + r);
+                assertTrue(Files.notExists(scratch.resolve("cluster/pids")), env + " started something");
+            }
+        } finally {
+            try (var files = Files.walk(scratch)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    /** The ResourceManager's and a NodeManager's effective configuration (their /conf page). */
+    @Test
+    void templateOverrideAndExtraPropertyReachTheDaemons() throws Exception {
+        String env = Files.readString(cluster.dir.resolve("cluster.env"));
+        for (String port : List.of("PORT_rm_web", "PORT_nm1_web")) {
+            Matcher m = Pattern.compile("(?m)^" + port + "=(\\d+)$").matcher(env);
+            assertTrue(m.find(), port + " in cluster.env");
+            String conf;
+            try (InputStream in = URI.create("http://127.0.0.1:" + m.group(1) + "/conf").toURL().openStream()) {
+                conf = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            assertTrue(conf.contains("<name>jvmreuse.test.template</name><value>override</value>"),
+                    "the override template's property on " + port);
+            assertTrue(conf.contains("<name>jvmreuse.test.extra</name><value>a&amp;b</value>"),
+                    "the extra property on " + port);
         }
     }
 

@@ -1,0 +1,48 @@
+# shellcheck shell=bash disable=SC2034 # the lists are read by the files that source this one
+#
+# defaults.sh -- the one list of default settings, read by every entry point that runs Hadoop:
+# the one-machine cluster (hadoop-cluster.sh, bin/jvmreuse-cluster) and HPC jobs (hpc-job.sh,
+# whose conf/jvmreuse-job.conf only documents them). Sourced. Each list holds NAME=default words.
+#
+#   JVMREUSE_DEFAULTS          settings both share, with the same default
+#   JVMREUSE_CLUSTER_DEFAULTS  the cluster's own settings, and the ones whose default differs
+#   JVMREUSE_JOB_DEFAULTS      the HPC job's own settings, and the ones whose default differs
+#   jvmreuse_defaults_fill NAME=VALUE...   sets each NAME that is unset or empty to VALUE
+
+JVMREUSE_DEFAULTS=(
+    JVMREUSE_MPI_SHUFFLE=1 JVMREUSE_SLOT_HEAP=512m JVMREUSE_NM_MEMORY=2048 JVMREUSE_TASK_MEMORY=512
+    JVMREUSE_HDFS=0 JVMREUSE_DAEMON_HEAP=1000m JVMREUSE_STOP_TIMEOUT=10
+    JVMREUSE_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
+    # hadoop-conf.sh: user template overrides and extra properties (none by default)
+    JVMREUSE_CONF_OVERRIDES= JVMREUSE_CORE_SITE_EXTRA= JVMREUSE_YARN_SITE_EXTRA= JVMREUSE_MAPRED_SITE_EXTRA=
+    JVMREUSE_HDFS_SITE_EXTRA= JVMREUSE_CAPACITY_SCHEDULER_EXTRA=
+)
+
+# JVMREUSE_POOL differs on purpose: jvmreuse-cluster is also the stock baseline of comparisons
+# (bench/, the tests), so it runs stock unless --pool is given; a batch job is there to run pooled.
+JVMREUSE_CLUSTER_DEFAULTS=(
+    JVMREUSE_POOL=0 JVMREUSE_CLUSTER_DIR="/tmp/jvmreuse-cluster-$EUID" JVMREUSE_NODEMANAGERS=2
+    JVMREUSE_CLUSTER_TIMEOUT=180
+)
+
+JVMREUSE_JOB_DEFAULTS=(
+    JVMREUSE_POOL=1
+    JVMREUSE_WORKLOAD=pagerank JVMREUSE_COMMAND= JVMREUSE_INPUT= JVMREUSE_ITERATIONS=3 JVMREUSE_REDUCERS=
+    JVMREUSE_PAGERANK_NODES=10000 JVMREUSE_KMEANS_POINTS=20000 JVMREUSE_KMEANS_K=5 JVMREUSE_KMEANS_DIMENSIONS=4
+    JVMREUSE_TERASORT_ROWS=1000000 "JVMREUSE_TERASORT_VARIANTS=http mpi" JVMREUSE_VERIFY=1
+    JVMREUSE_SLOTS= JVMREUSE_AM_MEMORY=768 JVMREUSE_VCORES= JVMREUSE_NODE_MEMORY= JVMREUSE_JAVA_HOME=
+    JVMREUSE_WARMUP_MAIN= JVMREUSE_OUTPUT_DIR= JVMREUSE_WORK_DIR= JVMREUSE_DATA_DIR= JVMREUSE_LOCAL_DIR=
+    JVMREUSE_SOCKET_DIR= JVMREUSE_POOL_LAUNCHER= JVMREUSE_NM_LAUNCHER= JVMREUSE_MPIRUN= JVMREUSE_MPIEXEC=mpiexec
+    JVMREUSE_MPIEXEC_OPTS= JVMREUSE_SHARED_HOST=auto JVMREUSE_MASTER_ADDR= JVMREUSE_PORT_BASE=
+    # A job's daemons, pools and NodeManagers start on several nodes at once: longer than the cluster's 180 s
+    JVMREUSE_START_TIMEOUT=300
+    JVMREUSE_WALLTIME= JVMREUSE_WALLTIME_MARGIN=120
+)
+
+jvmreuse_defaults_fill() {
+    local kv name
+    for kv in "$@"; do
+        name=${kv%%=*}
+        [[ -n ${!name:-} ]] || printf -v "$name" '%s' "${kv#*=}"
+    done
+}
