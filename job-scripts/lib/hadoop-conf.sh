@@ -36,7 +36,10 @@ JVMREUSE_CONF_TEMPLATES=${JVMREUSE_CONF_TEMPLATES:-$(cd "$(dirname "${BASH_SOURC
 # The files that take extra properties, and so the *_EXTRA variables.
 _jvmreuse_conf_sites=(core-site yarn-site mapred-site hdfs-site capacity-scheduler)
 
-_jvmreuse_conf_error() { printf '[jvmreuse-conf] ERROR: %s\n' "$*" >&2; }
+# shellcheck source=job-scripts/lib/log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
+
+_jvmreuse_conf_error() { jvmreuse_log jvmreuse-conf "ERROR: $*"; }
 
 # The *_EXTRA variable of site file $1 (e.g. yarn-site -> JVMREUSE_YARN_SITE_EXTRA).
 _jvmreuse_conf_extra_var() {

@@ -24,11 +24,11 @@ source "$work/job.env"
 
 if [[ -z $index ]]; then
     rank=${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-${PMI_RANK:-${SLURM_PROCID:-}}}}
-    [[ $rank =~ ^[0-9]+$ ]] || { printf '[jvmreuse-node] ERROR: no node index given and no MPI rank in the environment\n' >&2; exit 2; }
+    [[ $rank =~ ^[0-9]+$ ]] || { jvmreuse_log jvmreuse-node "ERROR: no node index given and no MPI rank in the environment"; exit 2; }
     index=$((rank + 1))
 fi
 node=$(sed -n "${index}p" "$work/nodes.txt")
-[[ -n $node ]] || { printf '[jvmreuse-node] ERROR: node index %s is not in %s/nodes.txt\n' "$index" "$work" >&2; exit 2; }
+[[ -n $node ]] || { jvmreuse_log jvmreuse-node "ERROR: node index $index is not in $work/nodes.txt"; exit 2; }
 nd=$work/nodes/$node
 log() { JVMREUSE_LOG_TIME=1 jvmreuse_log "jvmreuse-node $node" "$@"; }
 exec >>"$nd/logs/agent.log" 2>&1 </dev/null

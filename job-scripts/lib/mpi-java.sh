@@ -26,12 +26,15 @@
 # JVMREUSE_M2_REPO (local Maven repository, default from ~/.m2/settings.xml or ~/.m2/repository),
 # JVMREUSE_MPI_JAVA_OPTIONAL=1 (the caller has another backend: problems are notes, not errors).
 
-_jvmreuse_mpi_log() { printf '[mpi-java] %s\n' "$*" >&2; }
+# shellcheck source=job-scripts/lib/log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
+
+_jvmreuse_mpi_log() { jvmreuse_log mpi-java "$@"; }
 _jvmreuse_mpi_err() {
     if [[ ${JVMREUSE_MPI_JAVA_OPTIONAL:-0} == 1 ]]; then
-        printf '[mpi-java] note: %s\n' "$*" >&2
+        jvmreuse_log mpi-java "note: $*"
     else
-        printf '[mpi-java] ERROR: %s\n' "$*" >&2
+        jvmreuse_log mpi-java "ERROR: $*"
     fi
 }
 

@@ -59,7 +59,7 @@
 # With several nodes, the start waits for the pools of this host only (the first node's: the
 # others' sockets are on the other nodes); %h is this host's short name, as PoolMain's.
 
-_jvmreuse_log() { printf '[jvmreuse-pool] %s\n' "$*" >&2; }
+_jvmreuse_log() { jvmreuse_log jvmreuse-pool "$@"; }
 
 # shellcheck source=job-scripts/lib/processes.sh
 source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
