@@ -158,6 +158,9 @@ class HpcJobScriptTest {
         assertEquals("ok", http[4], out);
         assertEquals("ok", mpi[4], out);
         assertTrue(http[5].matches("[0-9a-f]+"), "teravalidate checksum: " + http[5]);
+        // Job times from the workloads' job-time (the JobHistoryServer's record, through the job client).
+        assertTrue(http[3].matches("[1-9][0-9]*") && mpi[3].matches("[1-9][0-9]*"), "job times: " + String.join(",", http)
+                + " / " + String.join(",", mpi) + "\n" + out);
         assertEquals(http[5], mpi[5], "the two shuffles sorted different data");
         assertEquals("", http[6], "the stock shuffle has no MPI counters: " + String.join(",", http));
         assertTrue(Integer.parseInt(mpi[6]) >= 3, "maps fetched over MPI: " + String.join(",", mpi));
