@@ -45,7 +45,7 @@ class HpcJobScriptTest {
             "JVMREUSE_WARMUP_MAIN", "none",
             "JVMREUSE_STOP_TIMEOUT", "5");
     /** Interactive mode's job time limit (s): start-up plus the other shell's check fit before its margin. */
-    private static final int INTERACTIVE_WALLTIME = 120;
+    private static final int INTERACTIVE_WALLTIME = 140;
     private static SlurmTestbed testbed;
 
     @BeforeAll
@@ -272,7 +272,8 @@ class HpcJobScriptTest {
      * Interactive mode (sbatch script on n1 n2): another shell on the allocation (an srun step)
      * sources the env file and lists the NodeManagers; the job stops everything at the walltime
      * margin. Meanwhile setup-only mode (on n3) returns to its job script, whose own commands use the
-     * cluster, which stops when the script exits.
+     * cluster, which stops when the script exits. Then a job whose pre hook fails: FAILED, no
+     * workload, no post hook, everything stopped.
      */
     @Test
     void interactiveModeServesAnotherShellUntilTheMarginAndSetupOnlyReturnsToTheScript() throws Exception {
@@ -306,6 +307,12 @@ class HpcJobScriptTest {
         assertTrue(nodes.err().contains(dir.resolve("run/master/bin/yarn").toString()), nodes.toString());
         assertTrue(testbed.listed(interactive), "the interactive job did not wait:\n" + testbed.outputText(interactive));
 
+        testbed.awaitGone(setup, 120_000);
+        // While the interactive job waits for its margin: a failing pre hook on the freed node.
+        Path postRan = testbed.jobs.resolve("post-hook-ran");
+        long failing = testbed.submit("#!/bin/bash\nset -euo pipefail\nsource " + LIB + "\nhpc_job_main slurm\n", "-N", "1",
+                export(settings(Map.of("JVMREUSE_POOL", "0", "JVMREUSE_PRE_HOOK", "exit 3", "JVMREUSE_POST_HOOK", "touch " + postRan))));
+
         testbed.awaitGone(interactive, (INTERACTIVE_WALLTIME + 60) * 1000L);
         String out = testbed.outputText(interactive);
         assertEquals("COMPLETED", testbed.state(interactive), out);
@@ -315,7 +322,6 @@ class HpcJobScriptTest {
         assertFalse(Files.exists(dir.resolve("logs/workload.log")), "a workload ran in interactive mode");
         assertNoJobProcesses(interactive);
 
-        testbed.awaitGone(setup, 120_000);
         String setupOut = testbed.outputText(setup);
         assertEquals("COMPLETED", testbed.state(setup), setupOut);
         Path setupDir = testbed.jobs.resolve("jvmreuse-" + setup);
@@ -326,6 +332,15 @@ class HpcJobScriptTest {
         assertTrue(goesOn > 0 && goesOn < listed && listed < ends && ends < stopped, setupOut);
         assertTrue(Files.readString(setupDir.resolve("env.sh")).contains("HADOOP_CONF_DIR="), setupOut);
         assertNoJobProcesses(setup);
+
+        testbed.awaitGone(failing, 180_000);
+        String failingOut = testbed.outputText(failing);
+        assertEquals("FAILED", testbed.state(failing), failingOut);
+        assertTrue(failingOut.contains("ERROR: the pre-job hook JVMREUSE_PRE_HOOK failed (status 3): no workload runs"), failingOut);
+        assertTrue(failingOut.contains("stopped everything"), failingOut);
+        assertFalse(Files.exists(testbed.jobs.resolve("jvmreuse-" + failing + "/logs/workload.log")), failingOut);
+        assertFalse(Files.exists(postRan), "the post hook ran after a failed pre hook");
+        assertNoJobProcesses(failing);
     }
 
     @Test
