@@ -37,6 +37,7 @@ JVMREUSE_JOB_DEFAULTS=(
     # A job's daemons, pools and NodeManagers start on several nodes at once: longer than the cluster's 180 s
     JVMREUSE_START_TIMEOUT=300
     JVMREUSE_WALLTIME= JVMREUSE_WALLTIME_MARGIN=120
+    JVMREUSE_MODE=batch JVMREUSE_PRE_HOOK= JVMREUSE_POST_HOOK=
 )
 
 jvmreuse_defaults_fill() {

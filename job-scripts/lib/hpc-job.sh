@@ -20,6 +20,8 @@
 
 # shellcheck source=hadoop-cluster.sh
 source "$(dirname "${BASH_SOURCE[0]}")/hadoop-cluster.sh"
+# shellcheck source=job-modes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/job-modes.sh"
 
 HPC_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -202,9 +204,9 @@ _hpc_validate_build() {
         _hpc_die "the Hadoop 2.2 jars are not in $JVMREUSE_HADOOP_LIB: run job-scripts/setup.sh on a login node first"
     fi
     case $JVMREUSE_WORKLOAD in
-        pagerank | kmeans)
+        pagerank | kmeans | terasort-compare) # terasort-compare times its jobs with the workloads' job-time
             [[ -n $HPC_WORKLOADS_JAR ]] || _hpc_die "the workloads jar (workloads/target/workloads-*.jar) is missing: run job-scripts/setup.sh"
-            ;;
+            ;;&
         terasort-compare)
             [[ -f $HPC_EXAMPLES_JAR ]] || _hpc_die "$HPC_EXAMPLES_JAR is missing: run job-scripts/setup.sh"
             ;;
@@ -324,14 +326,18 @@ _hpc_mpiexec_cmd() {
     HPC_MPIEXEC_CMD+=(-n "$(($1 * $2))")
 }
 
-# The memory a node offers in MB: JVMREUSE_NODE_MEMORY, SLURM_MEM_PER_NODE, scontrol, MemTotal.
+# The memory a node offers in MB: JVMREUSE_NODE_MEMORY, SLURM_MEM_PER_NODE, SLURM_MEM_PER_CPU x
+# the node's CPUs (--mem-per-cpu, or DefMemPerCPU), scontrol, MemTotal.
 _hpc_node_memory() {
-    local m=''
+    local m='' cpus
     HPC_NODE_MEMORY_FROM=JVMREUSE_NODE_MEMORY
     if [[ -n $JVMREUSE_NODE_MEMORY ]]; then
         m=$JVMREUSE_NODE_MEMORY
     elif [[ $HPC_SCHED == slurm && ${SLURM_MEM_PER_NODE:-} =~ ^[1-9][0-9]*$ ]]; then
         m=$SLURM_MEM_PER_NODE HPC_NODE_MEMORY_FROM=SLURM_MEM_PER_NODE
+    elif [[ $HPC_SCHED == slurm && ${SLURM_MEM_PER_CPU:-} =~ ^[1-9][0-9]*$ ]]; then
+        cpus=${SLURM_CPUS_ON_NODE:-$(nproc)}
+        m=$((SLURM_MEM_PER_CPU * cpus)) HPC_NODE_MEMORY_FROM="SLURM_MEM_PER_CPU $SLURM_MEM_PER_CPU MB x $cpus CPUs"
     elif [[ $HPC_SCHED == slurm ]] && m=$(scontrol show node "$HPC_MASTER" -o 2>/dev/null | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p') && [[ -n $m ]]; then
         HPC_NODE_MEMORY_FROM="RealMemory of $HPC_MASTER (scontrol)"
     else
@@ -825,21 +831,13 @@ _hpc_workload_kmeans() {
     fi
 }
 
-# The JobHistoryServer's finishTime - startTime (ms) of job $1, or empty.
-_hpc_jhs_job_ms() {
-    local json tries=0
-    while ((tries++ < 30)); do
-        if json=$(curl -sf --max-time 5 -H 'Accept: application/json' \
-            "http://$HPC_MASTER_ADDR:$(_hpc_port jhs_web)/ws/v1/history/mapreduce/jobs/$1" 2>/dev/null) &&
-            [[ $json =~ \"startTime\":([0-9]+) ]]; then
-            local start=${BASH_REMATCH[1]}
-            if [[ $json =~ \"finishTime\":([0-9]+) ]]; then
-                printf '%s' $((BASH_REMATCH[1] - start))
-                return 0
-            fi
-        fi
-        sleep 1
-    done
+# The run time (ms) of job $1 as the JobHistoryServer records it, from the workloads' timing
+# tool (job-time), or empty.
+_hpc_job_ms() {
+    local ms
+    ms=$("$HPC_WORK/master/bin/hadoop" jar "$HPC_WORKLOADS_JAR" job-time --job "$1" 2>>"$HPC_OUT/logs/job-time.log" </dev/null |
+        tail -n 1) || true
+    [[ ! $ms =~ ^[0-9]+$ ]] || printf '%s' "$ms"
 }
 
 _hpc_workload_terasort_compare() {
@@ -867,7 +865,7 @@ _hpc_workload_terasort_compare() {
         t1=$(date +%s%3N)
         job=$(grep -o 'Running job: job_[0-9_]*' "$log" | head -n 1 | awk '{ print $3 }' || true)
         jhs_ms=''
-        [[ -z $job ]] || jhs_ms=$(_hpc_jhs_job_ms "$job")
+        [[ -z $job ]] || jhs_ms=$(_hpc_job_ms "$job")
         _hpc_log "teravalidate of the $v output"
         _hpc_hadoop "$HPC_OUT/logs/teravalidate-$v.log" jar "$HPC_EXAMPLES_JAR" teravalidate \
             "$HPC_DATA/tera-out-$v" "$HPC_DATA/tera-validate-$v" || return 1
@@ -959,6 +957,7 @@ _hpc_teardown() {
     [[ -n ${HPC_WORK:-} && -d ${HPC_WORK:-/nonexistent}/master ]] || return "$status"
     [[ -z ${HPC_TORN_DOWN:-} ]] || return "$status"
     HPC_TORN_DOWN=1
+    _hpc_mode_post_hook "$status" || status=$?
     t0=$(date +%s)
     touch "$HPC_WORK/stop" 2>/dev/null || true
     limit=$JVMREUSE_STOP_TIMEOUT
@@ -1111,6 +1110,7 @@ hpc_job_main() {
 
     # 1. Everything that can be wrong is checked before anything starts.
     _hpc_validate_settings
+    _hpc_mode_validate
     _hpc_read_nodes
     _hpc_check_memory
     _hpc_validate_build
@@ -1147,6 +1147,8 @@ hpc_job_main() {
     _hpc_phase startup
     _hpc_log "cluster ready in $(($(date +%s) - HPC_T0)) s: $HPC_N NodeManagers; RM http://$HPC_MASTER_ADDR:$(_hpc_port rm_web)," \
         "JobHistory http://$HPC_MASTER_ADDR:$(_hpc_port jhs_web); clients: . $HPC_WORK/master/env.sh"
+    _hpc_mode_ready
+    [[ $JVMREUSE_MODE != setup-only ]] || return 0
 
     # 4. The workload.
     local status=0

@@ -11,6 +11,7 @@ import org.jvmreuse.workloads.kmeans.KMeansCheck;
 import org.jvmreuse.workloads.kmeans.KMeansDriver;
 import org.jvmreuse.workloads.pagerank.PageRankCheck;
 import org.jvmreuse.workloads.pagerank.PageRankDriver;
+import org.jvmreuse.workloads.timing.JobTime;
 
 /**
  * The workloads jar's main class: {@code hadoop jar workloads.jar COMMAND [-D key=value ...] OPTIONS}.
@@ -24,7 +25,8 @@ public final class Main {
             "       " + GeneratePoints.USAGE,
             "       " + PageRankCheck.USAGE,
             "       " + KMeansCheck.USAGE,
-            "       " + ChartCommand.USAGE);
+            "       " + ChartCommand.USAGE,
+            "       " + JobTime.USAGE);
 
     private Main() {
     }
@@ -52,6 +54,7 @@ public final class Main {
                 case "verify-pagerank" -> tool(new PageRankCheck(), rest);
                 case "verify-kmeans" -> tool(new KMeansCheck(), rest);
                 case "chart" -> ChartCommand.run(rest);
+                case "job-time" -> tool(new JobTime(), rest);
                 default -> throw new UsageException("unknown command " + args[0]);
             };
         } catch (UsageException e) {

@@ -24,7 +24,9 @@ import org.jvmreuse.it.Pool.Result;
  * on the real one-machine Slurm testbed (3 emulated nodes n1..n3 on this host): a PageRank with
  * JVM Reuse pools on 3 nodes and a stock K-means on 2 nodes are checked against the in-memory
  * references; a terasort comparison on 3 nodes (stock HTTP shuffle against the MPI shuffle between
- * the nodes' Shuffle Managers) sorts alike; scancel during a run stops every daemon and process of
+ * the nodes' Shuffle Managers) sorts alike; pre/post hooks run around the workload with the cluster's
+ * environment; interactive mode serves another shell until the walltime margin and setup-only mode
+ * returns to the job script; scancel during a run stops every daemon and process of
  * the job and keeps the logs; bad input fails before anything starts; and the PJM script runs with
  * PJM's environment on top of a Slurm allocation (mpiexec mapped to Open MPI's mpirun; no real PJM
  * exists here).
@@ -42,6 +44,8 @@ class HpcJobScriptTest {
             "JVMREUSE_DAEMON_HEAP", "512m",
             "JVMREUSE_WARMUP_MAIN", "none",
             "JVMREUSE_STOP_TIMEOUT", "5");
+    /** Interactive mode's job time limit (s): start-up plus the other shell's check fit before its margin. */
+    private static final int INTERACTIVE_WALLTIME = 140;
     private static SlurmTestbed testbed;
 
     @BeforeAll
@@ -59,9 +63,10 @@ class HpcJobScriptTest {
     // ---------------------------------------------------------------------------------------
 
     @Test
-    void pageRankWithPoolsOnThreeNodesMatchesTheReference() throws Exception {
+    void pageRankWithPoolsOnThreeNodesMatchesTheReferenceWithHooksAroundIt() throws Exception {
         Map<String, String> env = settings(Map.of("JVMREUSE_WORKLOAD", "pagerank", "JVMREUSE_PAGERANK_NODES", "2000",
-                "JVMREUSE_ITERATIONS", "2"));
+                "JVMREUSE_ITERATIONS", "2", "JVMREUSE_PRE_HOOK", hook("pre").toString(),
+                "JVMREUSE_POST_HOOK", hook("post").toString() + " --after"));
         long id = submitFile(SBATCH, 3, env);
         testbed.awaitGone(id, 420_000);
         String out = testbed.outputText(id);
@@ -91,6 +96,28 @@ class HpcJobScriptTest {
         assertTrue(Files.size(dir.resolve("logs/master/pools.log")) >= 0);
         assertTrue(out.contains("stopped everything"), out);
         assertNoJobProcesses(id);
+        // The hooks ran in order, with the cluster's environment, while the RM served all 3 nodes.
+        String conf = dir.resolve("run/master/conf").toString();
+        String hadoop = dir.resolve("run/master/bin/hadoop").toString();
+        assertEquals(List.of(
+                "pre args= workload-log=no conf=" + conf + " hadoop=" + hadoop + " rm=\"activeNodes\":3",
+                "post args=--after workload-log=yes conf=" + conf + " hadoop=" + hadoop + " rm=\"activeNodes\":3"),
+                Files.readAllLines(dir.resolve("hooks.txt")), out);
+    }
+
+    /** A hook script that appends what it saw to the job's hooks.txt: its name, args, whether the workload ran, its env. */
+    private static Path hook(String name) throws IOException {
+        Path file = testbed.jobs.resolve("hook-" + name + ".sh");
+        Files.writeString(file, """
+                #!/bin/bash
+                set -euo pipefail
+                seen=no
+                if [[ -e $JVMREUSE_OUTPUT_DIR/logs/workload.log ]]; then seen=yes; fi
+                rm=$(curl -sf "$JVMREUSE_RM_WEB/ws/v1/cluster/metrics" | grep -o '"activeNodes":[0-9]*')
+                echo "%s args=$* workload-log=$seen conf=$HADOOP_CONF_DIR hadoop=$(command -v hadoop) rm=$rm" >>"$JVMREUSE_OUTPUT_DIR/hooks.txt"
+                """.formatted(name));
+        file.toFile().setExecutable(true);
+        return file;
     }
 
     @Test
@@ -131,6 +158,9 @@ class HpcJobScriptTest {
         assertEquals("ok", http[4], out);
         assertEquals("ok", mpi[4], out);
         assertTrue(http[5].matches("[0-9a-f]+"), "teravalidate checksum: " + http[5]);
+        // Job times from the workloads' job-time (the JobHistoryServer's record, through the job client).
+        assertTrue(http[3].matches("[1-9][0-9]*") && mpi[3].matches("[1-9][0-9]*"), "job times: " + String.join(",", http)
+                + " / " + String.join(",", mpi) + "\n" + out);
         assertEquals(http[5], mpi[5], "the two shuffles sorted different data");
         assertEquals("", http[6], "the stock shuffle has no MPI counters: " + String.join(",", http));
         assertTrue(Integer.parseInt(mpi[6]) >= 3, "maps fetched over MPI: " + String.join(",", mpi));
@@ -204,14 +234,23 @@ class HpcJobScriptTest {
         cases.put("the input path JVMREUSE_INPUT=/nonexistent/graph does not exist", new String[] {"JVMREUSE_INPUT=/nonexistent/graph"});
         cases.put("too little memory on the master node n|: 40 slots x 1024 MB + pool manager 1024 MB", new String[] {"JVMREUSE_SLOTS=40", "JVMREUSE_SLOT_HEAP=1g"});
         cases.put("cannot parse the node list SLURM_JOB_NODELIST='n[1-'", new String[] {"SLURM_JOB_NODELIST=n[1-"});
+        cases.put("too little memory on the master node n|(node memory from SLURM_MEM_PER_CPU 100 MB x", new String[] {"--mem-per-cpu=100"});
+        cases.put("unknown mode JVMREUSE_MODE='shell'", new String[] {"JVMREUSE_MODE=shell"});
+        cases.put("the hook JVMREUSE_PRE_HOOK=/nonexistent/hook.sh arg: /nonexistent/hook.sh is not an executable file",
+                new String[] {"JVMREUSE_PRE_HOOK=/nonexistent/hook.sh arg"});
         Map<Long, String> jobs = new LinkedHashMap<>();
         for (Map.Entry<String, String[]> c : cases.entrySet()) {
             StringBuilder script = new StringBuilder("#!/bin/bash\nset -euo pipefail\n");
+            List<String> options = new ArrayList<>(List.of("-N", "1", "--export=ALL,JVMREUSE_HOME=" + Pool.REPO));
             for (String kv : c.getValue()) {
-                script.append("export ").append(kv.replaceFirst("=", "='")).append("'\n");
+                if (kv.startsWith("--")) {
+                    options.add(kv); // an sbatch option
+                } else {
+                    script.append("export ").append(kv.replaceFirst("=", "='")).append("'\n");
+                }
             }
             script.append("source ").append(LIB).append("\nhpc_job_main slurm\n");
-            long id = testbed.submit(script.toString(), "-N", "1", "--export=ALL,JVMREUSE_HOME=" + Pool.REPO);
+            long id = testbed.submit(script.toString(), options.toArray(String[]::new));
             jobs.put(id, c.getKey());
         }
         for (Map.Entry<Long, String> j : jobs.entrySet()) {
@@ -227,6 +266,81 @@ class HpcJobScriptTest {
             assertFalse(Files.exists(testbed.jobs.resolve("jvmreuse-" + id)), "an output dir was made for a bad job:\n" + out);
             assertNoJobProcesses(id);
         }
+    }
+
+    /**
+     * Interactive mode (sbatch script on n1 n2): another shell on the allocation (an srun step)
+     * sources the env file and lists the NodeManagers; the job stops everything at the walltime
+     * margin. Meanwhile setup-only mode (on n3) returns to its job script, whose own commands use the
+     * cluster, which stops when the script exits. Then a job whose pre hook fails: FAILED, no
+     * workload, no post hook, everything stopped.
+     */
+    @Test
+    void interactiveModeServesAnotherShellUntilTheMarginAndSetupOnlyReturnsToTheScript() throws Exception {
+        Map<String, String> env = settings(Map.of("JVMREUSE_MODE", "interactive", "JVMREUSE_WALLTIME", "%d".formatted(INTERACTIVE_WALLTIME),
+                "JVMREUSE_WALLTIME_MARGIN", "20"));
+        long interactive = submitFile(SBATCH, 2, env);
+        String setupScript = """
+                #!/bin/bash
+                set -euo pipefail
+                source %s
+                hpc_job_main slurm
+                echo "script goes on: HADOOP_CONF_DIR=$HADOOP_CONF_DIR"
+                yarn node -list 2>/dev/null | grep -o 'Total Nodes:[0-9]*'
+                echo "script ends"
+                """.formatted(LIB);
+        long setup = testbed.submit(setupScript, "-N", "1", export(settings(Map.of("JVMREUSE_MODE", "setup-only", "JVMREUSE_POOL", "0"))));
+
+        Path dir = testbed.jobs.resolve("jvmreuse-" + interactive);
+        Path envFile = dir.resolve("env.sh");
+        long deadline = System.currentTimeMillis() + 300_000;
+        while (!Files.exists(envFile)) {
+            assertTrue(testbed.listed(interactive), "the interactive job ended without an env file:\n" + testbed.outputText(interactive));
+            assertTrue(System.currentTimeMillis() < deadline, "no env file:\n" + testbed.outputText(interactive));
+            Thread.sleep(500);
+        }
+        Result nodes = testbed.client(120, "srun", "--overlap", "--jobid=" + interactive, "-N1", "-n1", "-w", "n2", "bash", "-c",
+                ". " + envFile + " && command -v hadoop yarn mapred jvmreuse >&2 && yarn node -list 2>/dev/null");
+        assertEquals(0, nodes.code(), nodes.toString());
+        assertTrue(nodes.out().contains("Total Nodes:2"), nodes.toString());
+        assertEquals(2, nodes.out().lines().filter(l -> l.contains("RUNNING")).count(), nodes.toString());
+        assertTrue(nodes.err().contains(dir.resolve("run/master/bin/yarn").toString()), nodes.toString());
+        assertTrue(testbed.listed(interactive), "the interactive job did not wait:\n" + testbed.outputText(interactive));
+
+        testbed.awaitGone(setup, 120_000);
+        // While the interactive job waits for its margin: a failing pre hook on the freed node.
+        Path postRan = testbed.jobs.resolve("post-hook-ran");
+        long failing = testbed.submit("#!/bin/bash\nset -euo pipefail\nsource " + LIB + "\nhpc_job_main slurm\n", "-N", "1",
+                export(settings(Map.of("JVMREUSE_POOL", "0", "JVMREUSE_PRE_HOOK", "exit 3", "JVMREUSE_POST_HOOK", "touch " + postRan))));
+
+        testbed.awaitGone(interactive, (INTERACTIVE_WALLTIME + 60) * 1000L);
+        String out = testbed.outputText(interactive);
+        assertEquals("COMPLETED", testbed.state(interactive), out);
+        assertTrue(out.contains("interactive: the walltime margin is here: stopping the cluster"), out);
+        assertTrue(out.contains("stopped everything"), out);
+        assertFalse(out.contains("the workload"), out);
+        assertFalse(Files.exists(dir.resolve("logs/workload.log")), "a workload ran in interactive mode");
+        assertNoJobProcesses(interactive);
+
+        String setupOut = testbed.outputText(setup);
+        assertEquals("COMPLETED", testbed.state(setup), setupOut);
+        Path setupDir = testbed.jobs.resolve("jvmreuse-" + setup);
+        int goesOn = setupOut.indexOf("script goes on: HADOOP_CONF_DIR=" + setupDir.resolve("run/master/conf"));
+        int listed = setupOut.indexOf("Total Nodes:1");
+        int ends = setupOut.indexOf("script ends");
+        int stopped = setupOut.indexOf("stopped everything");
+        assertTrue(goesOn > 0 && goesOn < listed && listed < ends && ends < stopped, setupOut);
+        assertTrue(Files.readString(setupDir.resolve("env.sh")).contains("HADOOP_CONF_DIR="), setupOut);
+        assertNoJobProcesses(setup);
+
+        testbed.awaitGone(failing, 180_000);
+        String failingOut = testbed.outputText(failing);
+        assertEquals("FAILED", testbed.state(failing), failingOut);
+        assertTrue(failingOut.contains("ERROR: the pre-job hook JVMREUSE_PRE_HOOK failed (status 3): no workload runs"), failingOut);
+        assertTrue(failingOut.contains("stopped everything"), failingOut);
+        assertFalse(Files.exists(testbed.jobs.resolve("jvmreuse-" + failing + "/logs/workload.log")), failingOut);
+        assertFalse(Files.exists(postRan), "the post hook ran after a failed pre hook");
+        assertNoJobProcesses(failing);
     }
 
     @Test
