@@ -108,7 +108,7 @@ printf '%-10s %-44s %28s %28s\n' backend "MPI library" "shuffle MB/s median (ran
 for b in "${backends[@]}"; do
     read -r fm fl fh < <(stats "$work/$b.fetch")
     read -r rm rl rh < <(stats "$work/$b.raw")
-    lib=$("$JVMREUSE_CLIENT" --socket "$(pool_socket "$b")" status | sed -n 's/^mpi: [^,]*, //p' | cut -c1-44)
+    lib=$(jvmreuse_status_field "$("$JVMREUSE_CLIENT" --socket "$(pool_socket "$b")" status --json)" mpi | sed 's/^[^,]*, //' | cut -c1-44)
     printf '%-10s %-44s %10.1f (%6.0f-%6.0f) %10.1f (%6.0f-%6.0f)\n' "$b" "$lib" "$fm" "$fl" "$fh" "$rm" "$rl" "$rh"
 done
 if ((${#backends[@]} > 1)); then

@@ -441,15 +441,49 @@ jvmreuse_pool_command() {
     JVMREUSE_POOL_CMD+=(${JVMREUSE_POOL_EXTRA_ARGS[@]+"${JVMREUSE_POOL_EXTRA_ARGS[@]}"})
 }
 
-# The status of the pool at socket $1 (empty, status 1, if it does not answer).
+# The status of the pool at socket $1 as one line of JSON (`jvmreuse status --json`; empty,
+# status 1, if it does not answer). Read it with jvmreuse_status_field.
 _jvmreuse_pool_status() {
-    "$JVMREUSE_CLIENT" --socket "$1" status 2>/dev/null
+    "$JVMREUSE_CLIENT" --socket "$1" status --json 2>/dev/null
+}
+
+# Prints the top-level member $2 of the JSON status $1: a number as written, a string unescaped;
+# status 1 if there is none. It reads the members in order and stops at the first array or
+# object: the manager writes every top-level number and string first (docs/protocol.md,
+# "status --json"), so bash needs no JSON tool (jq is not on every node), and no text inside a
+# string (a socket path, a reason) can pass for a member, since each string is matched whole.
+jvmreuse_status_field() {
+    local rest=${1#\{} value
+    local re='^"([a-z_]+)":(-?[0-9][0-9.eE+-]*|"(([^"\\]|\\.)*)"|true|false|null)[,}]'
+    while [[ $rest =~ $re ]]; do
+        if [[ ${BASH_REMATCH[1]} == "$2" ]]; then
+            if [[ ${BASH_REMATCH[2]} == '"'* ]]; then
+                # \" and \/ are JSON's own; printf %b decodes the rest (\\ \n \t \uXXXX ...).
+                value=${BASH_REMATCH[3]//\\\"/\"}
+                printf '%b\n' "${value//\\\//\/}"
+            else
+                printf '%s\n' "${BASH_REMATCH[2]}"
+            fi
+            return 0
+        fi
+        rest=${rest:${#BASH_REMATCH[0]}}
+    done
+    return 1
+}
+
+# "N (free F, busy B, starting S, retired R)" from the JSON status $1.
+jvmreuse_status_slots() {
+    local counts=() key
+    for key in slots_total free busy starting retired; do
+        counts+=("$(jvmreuse_status_field "$1" "$key")")
+    done
+    printf '%s (free %s, busy %s, starting %s, retired %s)\n' "${counts[@]}"
 }
 
 # Whether the pool at socket $1 answers and has started all its slots.
 _jvmreuse_pool_started() {
     local status
-    status=$(_jvmreuse_pool_status "$1") && [[ $status == *'starting 0,'* ]]
+    status=$(_jvmreuse_pool_status "$1") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]
 }
 
 # Makes $1 the pool's private directory (socket, FIFOs, logs): created with mode 700 in one step,
@@ -545,13 +579,13 @@ jvmreuse_pool_start() {
             continue
         fi
         status=$(_jvmreuse_pool_status "${sockets[i]}" || true)
-        if [[ $status == *'(free 0,'* ]]; then
+        if [[ $(jvmreuse_status_field "$status" free) == 0 ]]; then
             failed+=("$i")
             reasons+=("$(_jvmreuse_pool_name "$i" "$pools") (socket ${sockets[i]}): no slot could start")
-            details+=("$(grep 'retired:' <<<"$status" || true)")
-        elif [[ $status != *'retired 0)'* ]]; then
-            _jvmreuse_log "WARNING: $(_jvmreuse_pool_name "$i" "$pools"): some slots could not start (see $(dirname "${sockets[i]}")/logs):"
-            grep 'retired:' <<<"$status" >&2 || true
+            details+=("$("$JVMREUSE_CLIENT" --socket "${sockets[i]}" status 2>&1 || true)")
+        elif [[ $(jvmreuse_status_field "$status" retired) != 0 ]]; then
+            _jvmreuse_log "WARNING: $(_jvmreuse_pool_name "$i" "$pools"): some slots could not start (see $(dirname "${sockets[i]}")/logs); its status:"
+            "$JVMREUSE_CLIENT" --socket "${sockets[i]}" status >&2 || true
         fi
     done
     if ((${#failed[@]} == pools)); then
