@@ -11,7 +11,11 @@
 #
 # Settings: RUNS (default 15), WARMUP (default 3, per variant, not timed), SLOTS (default 2),
 # BACKENDS (MPI backends to measure, default "native java" where both exist).
+#
+# Example: RUNS=5 BACKENDS=native job-scripts/bench/jvm-startup.sh
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)

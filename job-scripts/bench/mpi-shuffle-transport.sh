@@ -11,17 +11,16 @@
 # Settings: SIZE (bytes, default 536870912), REPEAT (pulls per round, default 3), ROUNDS (default
 # 3), BACKENDS (default "native java" where both exist).
 # Last line: mpi-shuffle-transport: native/java shuffle X.XXx raw MPI Y.YYx (ratios of the medians)
+#
+# Example: SIZE=67108864 ROUNDS=1 job-scripts/bench/mpi-shuffle-transport.sh
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=job-scripts/lib/pool.sh
 source "$repo/job-scripts/lib/pool.sh"
-
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
-    exit 0
-fi
 size=${SIZE:-536870912}
 repeat=${REPEAT:-3}
 rounds=${ROUNDS:-3}
