@@ -86,7 +86,7 @@ class HelpTest {
     }
 
     @Test
-    void theClientAndTheWorkloadsDriverPrintTheirUsageAndChangeNothing() throws Exception {
+    void theClientAndTheJavaMainsPrintTheirUsageAndChangeNothing() throws Exception {
         for (List<String> args : List.of(List.of("--help"), List.of("-h"), List.of("status", "--help"),
                 List.of("--socket", "/nonexistent/pool.sock", "stop", "--help"))) {
             List<String> command = new ArrayList<>(List.of(Pool.CLIENT.toString()));
@@ -99,8 +99,11 @@ class HelpTest {
         try (Stream<Path> jars = Files.list(Pool.REPO.resolve("workloads/target"))) {
             jar = jars.filter(p -> p.getFileName().toString().matches("workloads-.*\\.jar")).findFirst().orElseThrow();
         }
-        assertHelp(List.of(Jdks.DEFAULT, "-cp", jar + ":" + Pool.REPO.resolve("workloads/target/lib") + "/*",
-                "org.jvmreuse.workloads.Main", "--help"), "pagerank");
+        String cp = jar + ":" + Pool.REPO.resolve("workloads/target/lib") + "/*";
+        assertHelp(List.of(Jdks.DEFAULT, "-cp", cp, "org.jvmreuse.workloads.Main", "--help"), "pagerank");
+        assertHelp(List.of(Jdks.DEFAULT, "-cp", cp, "org.jvmreuse.workloads.Main", "pagerank", "--help"), "pagerank");
+        assertHelp(List.of(Jdks.DEFAULT, "-cp", Pool.REPO.resolve("pool-manager/target/classes").toString(),
+                "org.jvmreuse.pool.PoolMain", "--help"), "PoolMain");
     }
 
     @Test
