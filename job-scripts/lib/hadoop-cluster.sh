@@ -748,7 +748,7 @@ _jvmreuse_cluster_pool_state() {
         printf 'unknown (the jvmreuse client is not built)'
         return 1
     fi
-    if ! status=$(_jvmreuse_pool_status "$sock"); then
+    if ! status=$(jvmreuse_pool_status_json "$sock"); then
         printf 'NOT SERVING (no answer on %s): nodemanager%s runs containers the stock way' "$sock" "$1"
         return 1
     fi

@@ -85,7 +85,7 @@ if [[ $JVMREUSE_POOL == 1 ]]; then
     deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
     state=''
     while [[ ! -e $work/stop ]]; do
-        if status=$(_jvmreuse_pool_status "$socket") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]; then
+        if status=$(jvmreuse_pool_status_json "$socket") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]; then
             if [[ $(jvmreuse_status_field "$status" free) == 0 ]]; then
                 state="NOT serving: no slot could start ($socket)"
             else

@@ -19,6 +19,9 @@
 #   jvmreuse_pool_start             starts it in the background and waits until every slot of
 #                                   every pool of this host is up
 #   jvmreuse_pool_stop              asks every pool to stop; ends mpirun by PID if it does not
+#   jvmreuse_pool_status_json <socket>  prints that pool's state as one line of JSON (status 1: no answer)
+#   jvmreuse_status_field <json> <member>  prints a top-level number or string of that JSON
+#   jvmreuse_status_slots <json>    prints "N (free F, busy B, starting S, retired R)"
 #
 # Settings (environment; the CLI sets them from its options):
 #   JVMREUSE_MPI_ENV     the MPI env file (default build/mpi.env; build/mpich.env for MPICH)
@@ -443,7 +446,7 @@ jvmreuse_pool_command() {
 
 # The status of the pool at socket $1 as one line of JSON (`jvmreuse status --json`; empty,
 # status 1, if it does not answer). Read it with jvmreuse_status_field.
-_jvmreuse_pool_status() {
+jvmreuse_pool_status_json() {
     "$JVMREUSE_CLIENT" --socket "$1" status --json 2>/dev/null
 }
 
@@ -483,7 +486,7 @@ jvmreuse_status_slots() {
 # Whether the pool at socket $1 answers and has started all its slots.
 _jvmreuse_pool_started() {
     local status
-    status=$(_jvmreuse_pool_status "$1") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]
+    status=$(jvmreuse_pool_status_json "$1") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]
 }
 
 # Makes $1 the pool's private directory (socket, FIFOs, logs): created with mode 700 in one step,
@@ -525,7 +528,7 @@ jvmreuse_pool_start() {
     log=$(_jvmreuse_pool_mpirun_log) || return 1
     timeout=${JVMREUSE_START_TIMEOUT:-120}
     for socket in "${sockets[@]}"; do
-        if _jvmreuse_pool_status "$socket" >/dev/null; then
+        if jvmreuse_pool_status_json "$socket" >/dev/null; then
             _jvmreuse_log "ERROR: a pool is already serving $socket (mpirun pid $(cat "$pid_file" 2>/dev/null || echo '?'));" \
                 "stop it (jvmreuse-pool stop --socket $socket) or choose another --socket"
             return 1
@@ -578,7 +581,7 @@ jvmreuse_pool_start() {
             details+=("")
             continue
         fi
-        status=$(_jvmreuse_pool_status "${sockets[i]}" || true)
+        status=$(jvmreuse_pool_status_json "${sockets[i]}" || true)
         if [[ $(jvmreuse_status_field "$status" free) == 0 ]]; then
             failed+=("$i")
             reasons+=("$(_jvmreuse_pool_name "$i" "$pools") (socket ${sockets[i]}): no slot could start")
@@ -618,11 +621,11 @@ jvmreuse_pool_start() {
 # Waits up to $2 tenths of a second until the pool at socket $1 no longer answers.
 _jvmreuse_pool_wait_gone() {
     local waited=0
-    while _jvmreuse_pool_status "$1" >/dev/null && ((waited < $2)); do
+    while jvmreuse_pool_status_json "$1" >/dev/null && ((waited < $2)); do
         sleep 0.1
         waited=$((waited + 1))
     done
-    ! _jvmreuse_pool_status "$1" >/dev/null
+    ! jvmreuse_pool_status_json "$1" >/dev/null
 }
 
 # Stops the launch whose mpirun PID is JVMREUSE_POOL_PID (or in the pid file): asks every pool
@@ -636,7 +639,7 @@ jvmreuse_pool_stop() {
     mapfile -t sockets < <(jvmreuse_pool_sockets)
     pid_file=$(jvmreuse_pool_pid_file) || return 1
     pid=${JVMREUSE_POOL_PID:-$(cat "$pid_file" 2>/dev/null || true)}
-    if [[ -z $pid ]] && ((pools == 1)) && _jvmreuse_pool_status "${sockets[0]}" >/dev/null; then
+    if [[ -z $pid ]] && ((pools == 1)) && jvmreuse_pool_status_json "${sockets[0]}" >/dev/null; then
         _jvmreuse_log "${sockets[0]} has no pid file beside it: a pool of a launch of several; stopping this pool only"
         "$JVMREUSE_CLIENT" --socket "${sockets[0]}" stop ${1:+--now} >/dev/null 2>&1 || true
         if ! _jvmreuse_pool_wait_gone "${sockets[0]}" 150; then
