@@ -16,7 +16,11 @@
 #
 # Settings (environment; defaults below): WORKLOADS, ITERATIONS, ROUNDS, WARMUP, GRAPH_NODES,
 # OUT_DIR (default build/main-job) and the others of bench/iterative.sh.
+#
+# Example: job-scripts/run-main-job.sh    or, shorter: ITERATIONS=2 GRAPH_NODES=2000 job-scripts/run-main-job.sh
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 start=$EPOCHREALTIME

@@ -3,8 +3,13 @@
 # integration tests with real mpirun pools). Prints Maven Surefire's summary.
 # Setup is asked for MPICH too (--with-mpich: installed as root on Debian/Ubuntu when missing,
 # build/mpich.env): the MPICH integration tests (MpichTest) launch pools with MPICH's Hydra and
-# fail without it.
+# fail without it. Arguments go to `mvn verify`; the environment of setup.sh (JVMREUSE_WITH_MPICH...)
+# and of the tests (JVMREUSE_SLURM_*, JAVA_HOME) applies.
+#
+# Example: job-scripts/run-tests.sh    or one test: job-scripts/run-tests.sh -Dtest='org/jvmreuse/it/OneSlotPoolTest' -Dsurefire.failIfNoSpecifiedTests=false
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$repo/job-scripts/setup.sh" --with-mpich

@@ -8,8 +8,13 @@
 # with JVMREUSE_MPI_ENV=build/mpich.env (docs/mpi.md).
 # As root on Debian/Ubuntu, missing packages are installed with apt-get; otherwise a clear error
 # names what to install or `module load`. Re-running is fast (nothing is rebuilt).
+# Environment: JAVA_HOME (the JDK to use), JVMREUSE_WITH_MPICH, PATH (the site's MPI, mpicc, mvn).
+#
+# Example: job-scripts/setup.sh    or, with MPICH too: job-scripts/setup.sh --with-mpich
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
+# --help: the comment above, before anything runs (as root, anything else may install packages).
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 root=$(cd "$here/.." && pwd -P)

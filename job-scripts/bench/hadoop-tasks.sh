@@ -11,7 +11,11 @@
 #
 # Settings: ROUNDS (default 3 counted rounds of each kind), MAPS (default 20), NODEMANAGERS (default 2),
 #           KEEP=1 keeps the cluster dir.
+#
+# Example: ROUNDS=1 MAPS=8 job-scripts/bench/hadoop-tasks.sh
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)

@@ -34,7 +34,11 @@
 #   NODEMANAGERS       2
 #   OUT_DIR            build/bench/iterative (relative to the repository)
 #   KEEP=1             keeps the cluster dir (${TMPDIR:-/tmp}/jvmreuse-bench-iterative.*) with its logs
+#
+# Example: WORKLOADS=pagerank ITERATIONS="1 2" ROUNDS=1 job-scripts/bench/iterative.sh
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)

@@ -11,7 +11,11 @@
 #
 # Settings: RUNS (default 15), WARMUP (default 3, per variant, not timed), SLOTS (default 2),
 # BACKENDS (MPI backends to measure, default "native java" where both exist).
+#
+# Example: RUNS=5 BACKENDS=native job-scripts/bench/jvm-startup.sh
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -129,13 +133,13 @@ row() {
 
 echo
 echo "JVM start-up, java vs jvmreuse run: medians of $runs runs (ms), $(nproc) cores, $("$java" -version 2>&1 | head -n 1)"
-echo "pool: $("$JVMREUSE_CLIENT" status | sed -n 's/^mpi: //p')"
+echo "pool: $(jvmreuse_status_field "$("$JVMREUSE_CLIENT" status --json)" mpi)"
 printf '%-44s %10s %10s %9s\n' "program" "java" "pool" "ratio"
 row "Hello" hello_java hello_pool
 row "ConfigHeavy (Hadoop jars shared in the slot)" heavy_java heavy_pool
 row "ConfigHeavy (everything reloaded per run)" heavy_java heavy_pool_unshared
 echo
-"$JVMREUSE_CLIENT" status | grep -E '^(slots|runs|launch)'
+"$JVMREUSE_CLIENT" status
 if ((${#backends[@]} > 1)); then
     echo
     echo "MPI backends, the same pooled runs interleaved: ${backends[-1]} vs ${backends[0]} (medians, ms; ratio > 1: ${backends[0]} faster)"

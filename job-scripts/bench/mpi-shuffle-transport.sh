@@ -11,17 +11,16 @@
 # Settings: SIZE (bytes, default 536870912), REPEAT (pulls per round, default 3), ROUNDS (default
 # 3), BACKENDS (default "native java" where both exist).
 # Last line: mpi-shuffle-transport: native/java shuffle X.XXx raw MPI Y.YYx (ratios of the medians)
+#
+# Example: SIZE=67108864 ROUNDS=1 job-scripts/bench/mpi-shuffle-transport.sh
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=job-scripts/lib/pool.sh
 source "$repo/job-scripts/lib/pool.sh"
-
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
-    exit 0
-fi
 size=${SIZE:-536870912}
 repeat=${REPEAT:-3}
 rounds=${ROUNDS:-3}
@@ -108,7 +107,7 @@ printf '%-10s %-44s %28s %28s\n' backend "MPI library" "shuffle MB/s median (ran
 for b in "${backends[@]}"; do
     read -r fm fl fh < <(stats "$work/$b.fetch")
     read -r rm rl rh < <(stats "$work/$b.raw")
-    lib=$("$JVMREUSE_CLIENT" --socket "$(pool_socket "$b")" status | sed -n 's/^mpi: [^,]*, //p' | cut -c1-44)
+    lib=$(jvmreuse_status_field "$("$JVMREUSE_CLIENT" --socket "$(pool_socket "$b")" status --json)" mpi | sed 's/^[^,]*, //' | cut -c1-44)
     printf '%-10s %-44s %10.1f (%6.0f-%6.0f) %10.1f (%6.0f-%6.0f)\n' "$b" "$lib" "$fm" "$fl" "$fh" "$rm" "$rl" "$rh"
 done
 if ((${#backends[@]} > 1)); then

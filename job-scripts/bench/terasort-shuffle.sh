@@ -40,7 +40,11 @@
 #           every 0.25 s, and the CPU seconds per thread name go to the log (largest first) and to
 #           OUT with -threads.csv for .csv. JOB_OPTS: more -D options for every sort (split on
 #           spaces), e.g. JOB_OPTS="-Djvmreuse.shuffle.window=8" to try MPI shuffle settings.
+#
+# Example: SIZE=100M COPIES=5 WARMUP=0 job-scripts/bench/terasort-shuffle.sh
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)

@@ -12,7 +12,12 @@
 #       first, the first one being "total".
 #       Exact to one sampling interval: a thread born or ended inside the window counts from its
 #       first or to its last sample.
+#
+# Example: job-scripts/bench/thread-cpu.sh sample /tmp/cpu.txt & ...; kill $!
+#          job-scripts/bench/thread-cpu.sh sum /tmp/cpu.txt 1700000000000 1700000060000
 set -euo pipefail
+# --help: the comment above, before anything runs.
+[[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
 
 usage() {
     echo "usage: thread-cpu.sh sample OUT [INTERVAL] | sum SAMPLES FROM_MS TO_MS" >&2

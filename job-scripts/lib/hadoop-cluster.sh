@@ -549,20 +549,22 @@ _jvmreuse_cluster_abort_pool_starts() {
 # One line on the pool of NodeManager $1 (D/pool<i>/pool.sock), and whether it serves: status
 # 0 when it answers, serves and has a free slot (and all its slots started).
 _jvmreuse_cluster_pool_state() {
-    local sock=$JVMREUSE_CLUSTER_DIR/pool$1/pool.sock status slots runs
+    local sock=$JVMREUSE_CLUSTER_DIR/pool$1/pool.sock status slots runs state
     if [[ -z ${JVMREUSE_CLIENT:-} || ! -x $JVMREUSE_CLIENT ]]; then
         printf 'unknown (the jvmreuse client is not built)'
         return 1
     fi
-    if ! status=$("$JVMREUSE_CLIENT" --socket "$sock" status 2>/dev/null); then
+    if ! status=$(jvmreuse_pool_status_json "$sock"); then
         printf 'NOT SERVING (no answer on %s): nodemanager%s runs containers the stock way' "$sock" "$1"
         return 1
     fi
-    slots=$(sed -n 's/^slots: //p' <<<"$status")
-    runs=$(sed -n 's/^runs: //p' <<<"$status")
-    if [[ $status != *': serving, '* || $status != *'starting 0,'* || $status == *'(free 0,'* ]]; then
-        printf 'NOT SERVING (%s; slots %s): nodemanager%s runs containers the stock way' \
-            "$(sed -n '1s/^[^:]*: \([a-z]*\),.*/\1/p' <<<"$status")" "$slots" "$1"
+    slots=$(jvmreuse_status_slots "$status")
+    runs=$(printf 'completed %s, running %s, queued %s, fallbacks %s' "$(jvmreuse_status_field "$status" runs_completed)" \
+        "$(jvmreuse_status_field "$status" running)" "$(jvmreuse_status_field "$status" queued)" \
+        "$(jvmreuse_status_field "$status" fallbacks)")
+    state=$(jvmreuse_status_field "$status" state)
+    if [[ $state != serving || $(jvmreuse_status_field "$status" starting) != 0 || $(jvmreuse_status_field "$status" free) == 0 ]]; then
+        printf 'NOT SERVING (%s; slots %s): nodemanager%s runs containers the stock way' "$state" "$slots" "$1"
         return 1
     fi
     printf 'serving, slots %s, runs %s' "$slots" "$runs"

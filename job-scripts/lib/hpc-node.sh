@@ -87,11 +87,11 @@ if [[ $JVMREUSE_POOL == 1 ]]; then
     deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
     state=''
     while [[ ! -e $work/stop ]]; do
-        if status=$("$JVMREUSE_CLIENT" --socket "$socket" status 2>/dev/null) && [[ $status == *'starting 0,'* ]]; then
-            if [[ $status == *'(free 0,'* ]]; then
+        if status=$(jvmreuse_pool_status_json "$socket") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]; then
+            if [[ $(jvmreuse_status_field "$status" free) == 0 ]]; then
                 state="NOT serving: no slot could start ($socket)"
             else
-                state="serving: $(sed -n 's/^slots: //p' <<<"$status") ($socket)"
+                state="serving: $(jvmreuse_status_slots "$status") ($socket)"
             fi
             break
         fi

@@ -19,6 +19,9 @@
 #   jvmreuse_pool_start             starts it in the background and waits until every slot of
 #                                   every pool of this host is up
 #   jvmreuse_pool_stop              asks every pool to stop; ends mpirun by PID if it does not
+#   jvmreuse_pool_status_json <socket>  prints that pool's state as one line of JSON (status 1: no answer)
+#   jvmreuse_status_field <json> <member>  prints a top-level number or string of that JSON
+#   jvmreuse_status_slots <json>    prints "N (free F, busy B, starting S, retired R)"
 #
 # Settings (environment; the CLI sets them from its options):
 #   JVMREUSE_MPI_ENV     the MPI env file (default build/mpi.env; build/mpich.env for MPICH)
@@ -441,15 +444,49 @@ jvmreuse_pool_command() {
     JVMREUSE_POOL_CMD+=(${JVMREUSE_POOL_EXTRA_ARGS[@]+"${JVMREUSE_POOL_EXTRA_ARGS[@]}"})
 }
 
-# The status of the pool at socket $1 (empty, status 1, if it does not answer).
-_jvmreuse_pool_status() {
-    "$JVMREUSE_CLIENT" --socket "$1" status 2>/dev/null
+# The status of the pool at socket $1 as one line of JSON (`jvmreuse status --json`; empty,
+# status 1, if it does not answer). Read it with jvmreuse_status_field.
+jvmreuse_pool_status_json() {
+    "$JVMREUSE_CLIENT" --socket "$1" status --json 2>/dev/null
+}
+
+# Prints the top-level member $2 of the JSON status $1: a number as written, a string unescaped;
+# status 1 if there is none. It reads the members in order and stops at the first array or
+# object: the manager writes every top-level number and string first (docs/protocol.md,
+# "status --json"), so bash needs no JSON tool (jq is not on every node), and no text inside a
+# string (a socket path, a reason) can pass for a member, since each string is matched whole.
+jvmreuse_status_field() {
+    local rest=${1#\{} value
+    local re='^"([a-z_]+)":(-?[0-9][0-9.eE+-]*|"(([^"\\]|\\.)*)"|true|false|null)[,}]'
+    while [[ $rest =~ $re ]]; do
+        if [[ ${BASH_REMATCH[1]} == "$2" ]]; then
+            if [[ ${BASH_REMATCH[2]} == '"'* ]]; then
+                # \" and \/ are JSON's own; printf %b decodes the rest (\\ \n \t \uXXXX ...).
+                value=${BASH_REMATCH[3]//\\\"/\"}
+                printf '%b\n' "${value//\\\//\/}"
+            else
+                printf '%s\n' "${BASH_REMATCH[2]}"
+            fi
+            return 0
+        fi
+        rest=${rest:${#BASH_REMATCH[0]}}
+    done
+    return 1
+}
+
+# "N (free F, busy B, starting S, retired R)" from the JSON status $1.
+jvmreuse_status_slots() {
+    local counts=() key
+    for key in slots_total free busy starting retired; do
+        counts+=("$(jvmreuse_status_field "$1" "$key")")
+    done
+    printf '%s (free %s, busy %s, starting %s, retired %s)\n' "${counts[@]}"
 }
 
 # Whether the pool at socket $1 answers and has started all its slots.
 _jvmreuse_pool_started() {
     local status
-    status=$(_jvmreuse_pool_status "$1") && [[ $status == *'starting 0,'* ]]
+    status=$(jvmreuse_pool_status_json "$1") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]
 }
 
 # Makes $1 the pool's private directory (socket, FIFOs, logs): created with mode 700 in one step,
@@ -491,7 +528,7 @@ jvmreuse_pool_start() {
     log=$(_jvmreuse_pool_mpirun_log) || return 1
     timeout=${JVMREUSE_START_TIMEOUT:-120}
     for socket in "${sockets[@]}"; do
-        if _jvmreuse_pool_status "$socket" >/dev/null; then
+        if jvmreuse_pool_status_json "$socket" >/dev/null; then
             _jvmreuse_log "ERROR: a pool is already serving $socket (mpirun pid $(cat "$pid_file" 2>/dev/null || echo '?'));" \
                 "stop it (jvmreuse-pool stop --socket $socket) or choose another --socket"
             return 1
@@ -544,14 +581,14 @@ jvmreuse_pool_start() {
             details+=("")
             continue
         fi
-        status=$(_jvmreuse_pool_status "${sockets[i]}" || true)
-        if [[ $status == *'(free 0,'* ]]; then
+        status=$(jvmreuse_pool_status_json "${sockets[i]}" || true)
+        if [[ $(jvmreuse_status_field "$status" free) == 0 ]]; then
             failed+=("$i")
             reasons+=("$(_jvmreuse_pool_name "$i" "$pools") (socket ${sockets[i]}): no slot could start")
-            details+=("$(grep 'retired:' <<<"$status" || true)")
-        elif [[ $status != *'retired 0)'* ]]; then
-            _jvmreuse_log "WARNING: $(_jvmreuse_pool_name "$i" "$pools"): some slots could not start (see $(dirname "${sockets[i]}")/logs):"
-            grep 'retired:' <<<"$status" >&2 || true
+            details+=("$("$JVMREUSE_CLIENT" --socket "${sockets[i]}" status 2>&1 || true)")
+        elif [[ $(jvmreuse_status_field "$status" retired) != 0 ]]; then
+            _jvmreuse_log "WARNING: $(_jvmreuse_pool_name "$i" "$pools"): some slots could not start (see $(dirname "${sockets[i]}")/logs); its status:"
+            "$JVMREUSE_CLIENT" --socket "${sockets[i]}" status >&2 || true
         fi
     done
     if ((${#failed[@]} == pools)); then
@@ -584,11 +621,11 @@ jvmreuse_pool_start() {
 # Waits up to $2 tenths of a second until the pool at socket $1 no longer answers.
 _jvmreuse_pool_wait_gone() {
     local waited=0
-    while _jvmreuse_pool_status "$1" >/dev/null && ((waited < $2)); do
+    while jvmreuse_pool_status_json "$1" >/dev/null && ((waited < $2)); do
         sleep 0.1
         waited=$((waited + 1))
     done
-    ! _jvmreuse_pool_status "$1" >/dev/null
+    ! jvmreuse_pool_status_json "$1" >/dev/null
 }
 
 # Stops the launch whose mpirun PID is JVMREUSE_POOL_PID (or in the pid file): asks every pool
@@ -602,7 +639,7 @@ jvmreuse_pool_stop() {
     mapfile -t sockets < <(jvmreuse_pool_sockets)
     pid_file=$(jvmreuse_pool_pid_file) || return 1
     pid=${JVMREUSE_POOL_PID:-$(cat "$pid_file" 2>/dev/null || true)}
-    if [[ -z $pid ]] && ((pools == 1)) && _jvmreuse_pool_status "${sockets[0]}" >/dev/null; then
+    if [[ -z $pid ]] && ((pools == 1)) && jvmreuse_pool_status_json "${sockets[0]}" >/dev/null; then
         _jvmreuse_log "${sockets[0]} has no pid file beside it: a pool of a launch of several; stopping this pool only"
         "$JVMREUSE_CLIENT" --socket "${sockets[0]}" stop ${1:+--now} >/dev/null 2>&1 || true
         if ! _jvmreuse_pool_wait_gone "${sockets[0]}" 150; then

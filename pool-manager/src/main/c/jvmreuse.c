@@ -2,7 +2,8 @@
  * jvmreuse: the command-line client of a node's pool of warm JVMs.
  *
  *   jvmreuse [--socket PATH] run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp CP] [java options] -cp CP MAIN [args...]
- *   jvmreuse [--socket PATH] status | drain | stop [--now]
+ *   jvmreuse [--socket PATH] status [--json] | drain | stop [--now]
+ *   jvmreuse --help | --version
  *
  * `run` behaves like `java`: the program runs in a pool slot while this process relays
  * its stdin/stdout/stderr through FIFOs and exits with the program's exit code.  When
@@ -33,6 +34,11 @@
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+/* The Maven project version and the git commit, from the Makefile (-D); no date: the build stays reproducible. */
+#ifndef JVMREUSE_VERSION
+#define JVMREUSE_VERSION "unknown"
+#endif
 
 #define MAX_PAYLOAD (1024 * 1024)   /* largest frame payload either side accepts */
 #define HEADER_LEN 4                /* big-endian payload length */
@@ -104,7 +110,10 @@ static char *xasprintf(const char *fmt, ...)
 
 static void usage(FILE *to)
 {
-    fputs("usage: jvmreuse [--socket PATH] COMMAND\n"
+    fputs("jvmreuse " JVMREUSE_VERSION ": the client of a node's pool of warm JVMs (JVM Reuse)\n"
+          "\n"
+          "usage: jvmreuse [--socket PATH] COMMAND\n"
+          "       jvmreuse --help | --version\n"
           "\n"
           "commands:\n"
           "  run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp LIBS] [java options] -cp CLASSPATH MAINCLASS [args...]\n"
@@ -122,12 +131,17 @@ static void usage(FILE *to)
           "        -XX:... (but -XX:+Print...), -server and -client are ignored (the pool's JVMs\n"
           "        are already running); any other option, or JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS\n"
           "        or _JAVA_OPTIONS in the environment, makes the run use a normal JVM.\n"
-          "  status              print the pool's state\n"
+          "  status [--json]     print the pool's state (--json: one line of JSON, for scripts;\n"
+          "                      fields in docs/protocol.md)\n"
           "  drain               stop accepting runs; running ones finish\n"
           "  stop [--now]        drain and shut the pool down (--now: end running runs)\n"
           "\n"
-          "The pool's socket is $JVMREUSE_SOCKET, else /tmp/jvmreuse-<uid>/pool.sock.\n"
-          "A normal JVM is $JAVA_HOME/bin/java, else java from PATH.\n",
+          "environment: JVMREUSE_SOCKET (the pool's socket, else /tmp/jvmreuse-<uid>/pool.sock),\n"
+          "  JVMREUSE_VERBOSE, JVMREUSE_WAIT_MS, JVMREUSE_START_TIMEOUT_MS, JVMREUSE_SHARED_CP (above);\n"
+          "  a normal JVM is $JAVA_HOME/bin/java, else java from PATH.\n"
+          "\n"
+          "example: jvmreuse run -cp app.jar org.example.Main arg1   (exit status: the program's)\n"
+          "         jvmreuse status --json\n",
           to);
 }
 
@@ -413,7 +427,7 @@ static int connect_pool(const char *path, char **problem, bool *loud)
 
 /* ------------------------------------------------------- status/drain/stop */
 
-static noreturn void cmd_control(const char *socket_path, const char *type, bool now)
+static noreturn void cmd_control(const char *socket_path, const char *type, bool now, bool json)
 {
     char *problem;
     bool loud;
@@ -424,6 +438,8 @@ static noreturn void cmd_control(const char *socket_path, const char *type, bool
     msg_init(&m, type);
     if (now)
         msg_add(&m, "now", "1");
+    if (json)
+        msg_add(&m, "format", "json");
     if (msg_send(sock, &m) < 0 && errno != EPIPE && errno != ECONNRESET)
         die(1, "cannot send to the pool: %s", strerror(errno));
     /* After EPIPE the manager may still have left an `error` reply to read. */
@@ -439,7 +455,12 @@ static noreturn void cmd_control(const char *socket_path, const char *type, bool
         die(1, "pool refused the request: %s", frame_get(&f, "message", "(no message)"));
     if (frame_is(&f, "fallback"))
         die(1, "the pool cannot take the request now: %s", frame_get(&f, "reason", "(no reason)"));
-    if (frame_is(&f, "status") && strcmp(type, "status") == 0) {
+    if (frame_is(&f, "status") && json) {
+        const char *text = frame_get(&f, "json", NULL);
+        if (text == NULL)
+            die(1, "the pool sent no JSON status (a pool older than this client?)");
+        puts(text);
+    } else if (frame_is(&f, "status") && strcmp(type, "status") == 0) {
         size_t pos = f.fields;
         const char *line;
         while ((line = frame_next(&f, "line", &pos)) != NULL)
@@ -1298,17 +1319,24 @@ int main(int argc, char **argv)
     const char *cmd = argv[i++];
     if (strcmp(cmd, "run") == 0)
         cmd_run(socket_path, argc - i, argv + i);
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        usage(stdout);
-        return 0;
+    for (int k = i - 1; k < argc; k++) {
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(argv[k], "--version") == 0) {
+            puts("jvmreuse " JVMREUSE_VERSION);
+            return 0;
+        }
     }
     bool now = strcmp(cmd, "stop") == 0 && i < argc && strcmp(argv[i], "--now") == 0;
-    if (now)
+    bool json = strcmp(cmd, "status") == 0 && i < argc && strcmp(argv[i], "--json") == 0;
+    if (now || json)
         i++;
     if (i < argc)
         die(EXIT_USAGE, "unexpected argument '%s' (see jvmreuse --help)", argv[i]);
     if (strcmp(cmd, "status") == 0 || strcmp(cmd, "drain") == 0 || strcmp(cmd, "stop") == 0)
-        cmd_control(socket_path, cmd, now);
+        cmd_control(socket_path, cmd, now, json);
     say("unknown command '%s'", cmd);
     usage(stderr);
     return EXIT_USAGE;

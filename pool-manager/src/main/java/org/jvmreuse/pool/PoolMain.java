@@ -25,6 +25,10 @@ public final class PoolMain {
     }
 
     public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+            System.out.println(PoolOptions.USAGE);
+            return;
+        }
         PoolThreads.adoptCurrent();
         PoolOptions options;
         try {

@@ -12,6 +12,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.codehaus.jackson.JsonNode;
+import org.codehaus.jackson.map.ObjectMapper;
 
 /**
  * A real pool for a test: started with job-scripts/bin/jvmreuse-pool (mpirun and all) on a
@@ -105,6 +107,20 @@ public final class Pool implements AutoCloseable {
             throw new IllegalStateException("status failed: " + result);
         }
         return result.out;
+    }
+
+    /** {@code jvmreuse status --json}: one line of JSON. */
+    String statusJsonText() throws Exception {
+        Result result = exec(List.of(CLIENT.toString(), "status", "--json"), withSocket(Map.of()), null, 30);
+        if (result.code != 0 || result.out.strip().lines().count() != 1) {
+            throw new IllegalStateException("status --json failed: " + result);
+        }
+        return result.out.strip();
+    }
+
+    /** {@code jvmreuse status --json}, parsed by a real JSON parser (Jackson, from Hadoop's dependencies). */
+    JsonNode statusJson() throws Exception {
+        return new ObjectMapper().readTree(statusJsonText());
     }
 
     /** Polls status until it contains {@code text}. */

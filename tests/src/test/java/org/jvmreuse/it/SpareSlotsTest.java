@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.codehaus.jackson.JsonNode;
+import org.codehaus.jackson.map.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +27,17 @@ class SpareSlotsTest {
             String status = pool.status();
             assertTrue(status.contains("slots: 1 (free 1, busy 0, starting 0, retired 0)"), status);
             assertTrue(status.contains("replacements: 0 made, 2 spares left (ranks 2,3)"), status);
+            JsonNode json = pool.statusJson();
+            assertEquals(List.of(1, 1, 0, 0, 0, 2), ints(json, "slots_total", "free", "busy", "starting", "retired",
+                    "spares_left"), json.toString());
+            assertEquals("serving", json.get("state").getTextValue());
+            assertEquals(pool.socket.toString(), json.get("socket").getTextValue());
+            assertEquals("[2,3]", json.get("spares").toString());
+            JsonNode slot = json.get("slots").get(0);
+            assertEquals(1, slot.get("rank").getIntValue(), json.toString());
+            assertEquals("free", slot.get("state").getTextValue());
+            assertEquals(slotPid(status, 1), slot.get("pid").getLongValue());
+            assertTrue(ProcessHandle.of(slot.get("pid").getLongValue()).isPresent(), "the slot's JVM has that pid");
 
             // The slot retires (its run left a thread it cannot stop): the first spare takes its place.
             Pool.Result stuck = pool.program("Unstoppable");
@@ -50,11 +65,28 @@ class SpareSlotsTest {
             ProcessHandle.of(slotPid(status, 3)).orElseThrow().destroyForcibly();
             pool.awaitStatus("slots: 1 (free 0, busy 0, starting 0, retired 1)", 15_000);
             assertTrue(pool.status().contains("1 slot retired with no spare to replace it: serving with 0 of 1"), pool.status());
+            String text = pool.statusJsonText();
+            json = new ObjectMapper().readTree(text);
+            assertEquals(List.of(1, 0, 0, 0, 1, 2, 0), ints(json, "slots_total", "free", "busy", "starting", "retired",
+                    "replacements", "spares_left"), text);
+            slot = json.get("slots").get(0);
+            assertEquals(3, slot.get("rank").getIntValue(), text);
+            assertEquals("retired", slot.get("state").getTextValue(), text);
+            assertEquals("its process ended unexpectedly", slot.get("retired_reason").getTextValue(), text);
+            assertEquals(2, slot.get("replacements").getIntValue(), text);
+            assertTrue(slot.get("replaced").getTextValue().startsWith("in place of rank 2, which retired: "), text);
+            // The scripts' reader sees the same.
+            assertEquals(List.of("0\n", "1\n", "serving\n", pool.socket + "\n"),
+                    StatusFieldTest.read(text, List.of("free", "retired", "state", "socket")), text);
             Pool.Result fallback = pool.program("StaticCounter");
             assertEquals("1\n", fallback.out(), fallback.toString());
             assertFalse(fallback.err().contains("running in slot"), fallback.toString());
             assertTrue(fallback.err().contains("no usable slot"), fallback.toString());
         }
+    }
+
+    private static List<Integer> ints(JsonNode json, String... keys) {
+        return Arrays.stream(keys).map(k -> json.get(k).getIntValue()).toList();
     }
 
     /** A run of a fresh program, which must print what a new JVM would. */

@@ -45,6 +45,10 @@ public final class Main {
             return args.length == 0 ? 2 : 0;
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) {
+            System.out.println(USAGE);
+            return 0;
+        }
         try {
             return switch (args[0]) {
                 case "pagerank" -> tool(new PageRankDriver(), rest);

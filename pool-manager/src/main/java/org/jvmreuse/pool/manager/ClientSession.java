@@ -87,7 +87,16 @@ final class ClientSession {
         try {
             switch (request.type()) {
                 case "run" -> serveRun(request);
-                case "status" -> sendLines(manager.status());
+                case "status" -> {
+                    String format = request.get("format");
+                    if (format == null) {
+                        sendLines(manager.status());
+                    } else if (format.equals("json")) {
+                        send(new Frame("status").add("json", manager.statusJson()), true);
+                    } else {
+                        refuse("unknown status format '" + format + "' (only json)");
+                    }
+                }
                 // Answer first: a stop can close the control server, and with it this connection, at once.
                 case "drain" -> {
                     send(new Frame("ok").add("message", "pool is draining: running programs finish, new ones go elsewhere"), true);

@@ -392,6 +392,24 @@ public final class PoolManager implements MpiTransport.Handler {
         return lines;
     }
 
+    /**
+     * The same facts as {@link #status} as one compact JSON object, for scripts. The layout is
+     * fixed (docs/protocol.md): every top-level number and string comes before the first array
+     * or object, so that a reader of scalars (job-scripts/lib/pool.sh) can stop there.
+     */
+    synchronized String statusJson() {
+        return new Json().put("pool", topology.poolIndex()).put("slots_total", slots.size())
+                .put("free", slots.count(SlotTable.State.FREE)).put("busy", slots.count(SlotTable.State.BUSY))
+                .put("starting", slots.count(SlotTable.State.STARTING)).put("retired", slots.count(SlotTable.State.RETIRED))
+                .put("replacements", spares.promoted()).put("spares_left", spares.left())
+                .put("runs_completed", completedRuns).put("running", running.size()).put("queued", queue.size())
+                .put("fallbacks", fallbacks)
+                .put("state", stopping ? "stopping" : draining ? "draining" : "serving")
+                .put("host", topology.host()).put("socket", socket.toString()).put("mpi", transport.describe())
+                .putNumbers("spares", spares.ranks()).put("latency", latency.json()).putObjects("slots", slots.json())
+                .toString();
+    }
+
     /** E.g. "replacements: 2 made, 1 spare left (rank 5)", and what is lost once none is left. */
     private String replacements() {
         int left = spares.left();

@@ -24,6 +24,9 @@ final class SlotTable {
     private final int[] runs;
     private final int[] reuseHits;
     private final String[] note;
+    /** Per slot: the JDK it reported when ready, and why it retired (null while in service). */
+    private final String[] jdk;
+    private final String[] retiredReason;
     private final long[] lastUse;
     /** Per slot: how many spares took its place, and the last rank it replaced and why that left. */
     private final int[] replacements;
@@ -43,6 +46,8 @@ final class SlotTable {
         runs = new int[n];
         reuseHits = new int[n];
         note = new String[n];
+        jdk = new String[n];
+        retiredReason = new String[n];
         lastUse = new long[n];
         replacements = new int[n];
         replaced = new String[n];
@@ -77,6 +82,7 @@ final class SlotTable {
     void ready(int slot, long processId, String jdk) {
         pid[slot] = processId;
         note[slot] = "Java " + jdk;
+        this.jdk[slot] = jdk;
         if (state[slot] == State.STARTING) {
             state[slot] = State.FREE;
         }
@@ -125,6 +131,7 @@ final class SlotTable {
     void retire(int slot, String reason) {
         state[slot] = State.RETIRED;
         note[slot] = "retired: " + reason;
+        retiredReason[slot] = reason;
     }
 
     /**
@@ -141,6 +148,8 @@ final class SlotTable {
         runs[slot] = 0;
         reuseHits[slot] = 0;
         lastClassPathKey[slot] = null;
+        jdk[slot] = null;
+        retiredReason[slot] = null;
         note[slot] = "spare, warming up";
     }
 
@@ -198,5 +207,17 @@ final class SlotTable {
                     note[i] == null ? "-" : note[i], history));
         }
         return lines;
+    }
+
+    /** The slots for {@code jvmreuse status --json}: the same facts as {@link #describe}, one object each. */
+    List<Json> json() {
+        List<Json> list = new ArrayList<>();
+        for (int i = 0; i < ranks.length; i++) {
+            list.add(new Json().put("slot", i).put("rank", ranks[i]).put("pid", pid[i])
+                    .put("state", state[i].name().toLowerCase()).put("runs", runs[i]).put("reuse_hits", reuseHits[i])
+                    .put("jdk", jdk[i]).put("retired_reason", retiredReason[i]).put("replacements", replacements[i])
+                    .put("replaced", replaced[i]));
+        }
+        return list;
     }
 }

@@ -62,4 +62,20 @@ class SlotTableTest {
         assertFalse(table.anyUsable());
         assertTrue(table.describe().get(0).contains("retired: a thread would not stop"), table.describe().toString());
     }
+
+    @Test
+    void theJsonFormHasEachSlotsStateAndRetireReasonEscaped() {
+        SlotTable table = readyTable(2);
+        table.acquire("k");
+        table.retire(1, "thread \"t\\1\" would not stop\nafter 10 s");
+        assertEquals(List.of("{\"slot\":0,\"rank\":1,\"pid\":100,\"state\":\"busy\",\"runs\":1,\"reuse_hits\":0,\"jdk\":\"17\","
+                + "\"retired_reason\":null,\"replacements\":0,\"replaced\":null}",
+                "{\"slot\":1,\"rank\":2,\"pid\":101,\"state\":\"retired\",\"runs\":0,\"reuse_hits\":0,\"jdk\":\"17\","
+                + "\"retired_reason\":\"thread \\\"t\\\\1\\\" would not stop\\nafter 10 s\",\"replacements\":0,\"replaced\":null}"),
+                table.json().stream().map(Json::toString).toList());
+        table.replace(1, 3);
+        assertEquals("{\"slot\":1,\"rank\":3,\"pid\":0,\"state\":\"starting\",\"runs\":0,\"reuse_hits\":0,\"jdk\":null,"
+                + "\"retired_reason\":null,\"replacements\":1,\"replaced\":\"in place of rank 2, which retired: thread \\\"t\\\\1\\\""
+                + " would not stop\\nafter 10 s\"}", table.json().get(1).toString());
+    }
 }
