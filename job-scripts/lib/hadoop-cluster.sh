@@ -302,10 +302,11 @@ _jvmreuse_cluster_mpi_shuffle() {
 }
 
 # The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar
-# with the MPI shuffle (its reduce-side plug-in), comma-separated. The PoolContainerExecutor
-# shares these jars (plus its own) in the slots.
+# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar (the task launch
+# counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares these jars in the slots.
 _jvmreuse_cluster_app_jars() {
     printf '%s' "$JVMREUSE_HADOOP_LIB/*"
+    [[ -z ${JVMREUSE_PATCH_JAR:-} ]] || printf ',%s' "$JVMREUSE_PATCH_JAR"
     if _jvmreuse_cluster_mpi_shuffle; then
         printf ',%s' "$JVMREUSE_MPI_SHUFFLE_JAR"
     fi
@@ -354,6 +355,7 @@ _jvmreuse_mapred_props() {
         "yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms=300"
         "mapreduce.client.progressmonitor.pollinterval=300"
     )
+    [[ -z ${JVMREUSE_PATCH_JAR:-} ]] || JVMREUSE_PROPS+=("rpc.engine.org.apache.hadoop.mapred.TaskUmbilicalProtocol=org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine")
 }
 
 # The hdfs-site.xml properties (one NameNode, one DataNode, replication 1).
@@ -481,10 +483,10 @@ _jvmreuse_cluster_write_client() {
         printf '#!/usr/bin/env bash\n'
         printf '# hadoop/yarn/mapred/hdfs client of the jvmreuse cluster in %s (written at its start).\n' "$d"
         printf 'set -euo pipefail\n'
-        printf 'cluster=%q\nlib=%q\njava=%q\n' "$d" "$JVMREUSE_HADOOP_LIB" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java"
+        printf 'cluster=%q\nlib=%q\npatch=%q\njava=%q\n' "$d" "$JVMREUSE_HADOOP_LIB" "${JVMREUSE_PATCH_JAR:-}" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java"
         cat <<'CLIENT'
 conf=${HADOOP_CONF_DIR:-$cluster/conf}
-cp="$conf:$lib/*${HADOOP_CLASSPATH:+:$HADOOP_CLASSPATH}"
+cp="$conf:$lib/*${patch:+:$patch}${HADOOP_CLASSPATH:+:$HADOOP_CLASSPATH}" # patch: the TaskLaunches counters' display names
 read -r -a client_opts <<<"${HADOOP_CLIENT_OPTS:-}"
 tool=$(basename "$0")
 
