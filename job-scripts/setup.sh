@@ -81,11 +81,55 @@ need() {
     fi
 }
 
-have_jdk() { local m; m=$(javac_major); [[ -n "$m" && "$m" -ge 17 ]]; }
+# A JDK 17 installed beside an older default (Ubuntu 22.04 and Debian 11 default to 11): its
+# home, when $JAVA_HOME is unset and javac on PATH is older than 17.
+installed_jdk17() {
+    local m javac
+    m=$(javac_major)
+    [[ -z "${JAVA_HOME:-}" && ( -z "$m" || "$m" -lt 17 ) ]] || return 1
+    for javac in /usr/lib/jvm/java-17-openjdk*/bin/javac /usr/lib/jvm/java-17*/bin/javac; do
+        [[ -x $javac ]] && { dirname "$(dirname "$javac")"; return 0; }
+    done
+    return 1
+}
+
+# Whether a JDK 17+ is there; takes an installed JDK 17 (JAVA_HOME) over an older default.
+have_jdk() {
+    local m home
+    if home=$(installed_jdk17); then
+        export JAVA_HOME=$home
+        step "JDK: using $home (javac on PATH is older): export JAVA_HOME=$home for the job scripts too"
+    fi
+    m=$(javac_major)
+    [[ -n "$m" && "$m" -ge 17 ]]
+}
+
+# Every command the scripts call (jvmreuse_missing_tools, lib/build.sh): installed as root with
+# apt-get, else named with the package that provides it.
+check_tools() {
+    local missing tools=() deb=() rhel=() tool d r
+    missing=$(jvmreuse_missing_tools) && { step "tools: ok"; return 0; }
+    while read -r tool d r; do
+        tools+=("$tool")
+        deb+=("$d")
+        rhel+=("$r")
+    done <<<"$missing"
+    if can_apt; then
+        step "tools: ${tools[*]}: installing ${deb[*]}"
+        apt_install "${deb[@]}"
+        jvmreuse_missing_tools >/dev/null || die "tools still missing after apt-get install ${deb[*]}: ${tools[*]}"
+        step "tools: installed"
+    else
+        die "missing commands: ${tools[*]}; install them (Debian/Ubuntu: apt-get install ${deb[*]}; RHEL family: dnf install ${rhel[*]})"
+    fi
+}
+
 have_mvn() { command -v mvn >/dev/null 2>&1; }
 have_cc() { command -v gcc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; }
 
-need "JDK 17+ (javac)" have_jdk default-jdk-headless "'module load java' (JDK 17 or newer) / set JAVA_HOME"
+check_tools
+# by name: default-jdk-headless is 11 on Ubuntu 22.04 and Debian 11
+need "JDK 17+ (javac)" have_jdk openjdk-17-jdk-headless "'module load java' (JDK 17 or newer) / set JAVA_HOME (RHEL family: dnf install java-17-openjdk-devel)"
 need "Maven (mvn)" have_mvn maven "'module load maven'"
 need "gcc and make" have_cc build-essential "'module load gcc'"
 

@@ -9,6 +9,7 @@
 # hadoop-patch/target/hadoop/lib, the installation the one-machine cluster runs from),
 # mpi-shuffle (the Shuffle Manager and the reduce-side plug-in, one jar), workloads and tests.
 # build/.built marks the last successful build.
+#   jvmreuse_missing_tools       the commands the job scripts call that are not on PATH
 
 # Whether the outputs the scripts use exist (a `mvn clean` or a fresh module forces a build).
 _jvmreuse_build_outputs_present() {
@@ -30,4 +31,38 @@ jvmreuse_build() {
     (cd "$repo" && mvn -B -q -DskipTests package) || { printf '[build] ERROR: mvn package failed\n' >&2; return 1; }
     mkdir -p "$repo/build"
     touch "$stamp"
+}
+
+# The commands job-scripts/ calls (from a grep of its scripts; bash, Java, Maven, gcc/make and
+# MPI are setup.sh's own checks), as "command debian-package rhel-package". Optional ones (ss,
+# setsid: the scripts do without them) are not listed.
+_JVMREUSE_TOOLS=(
+    "curl curl curl"
+    "awk gawk gawk"
+    "sed sed sed"
+    "grep grep grep"
+    "find findutils findutils"
+    "tar tar tar"
+    "ps procps procps-ng"
+    "hostname hostname hostname"
+    "getent libc-bin glibc-common"
+    "timeout coreutils coreutils"
+    "mktemp coreutils coreutils"
+    "nproc coreutils coreutils"
+    "readlink coreutils coreutils"
+    "stat coreutils coreutils"
+)
+
+# Prints one line "command debian-package rhel-package" for each tool not on PATH; returns 1
+# when any is missing.
+jvmreuse_missing_tools() {
+    local entry tool missing=0
+    for entry in "${_JVMREUSE_TOOLS[@]}"; do
+        tool=${entry%% *}
+        if ! command -v "$tool" >/dev/null 2>&1; then
+            printf '%s\n' "$entry"
+            missing=1
+        fi
+    done
+    return "$missing"
 }

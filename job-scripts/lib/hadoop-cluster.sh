@@ -240,7 +240,7 @@ _jvmreuse_cluster_conf_values() {
         [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=8 [APP_CLASSPATH]="$d/conf,$(_jvmreuse_cluster_app_jars)"
         [AM_OPTS]=${am_opts% } [AM_MEMORY]=768 [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
         [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
-        [NODE_NAME]=127.0.0.1 [DN_DATA_DIR]=$d/hdfs/data [PORT_NN]=${JVMREUSE_CLUSTER_PORTS[nn]:-})
+        [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [NODE_NAME]=127.0.0.1 [DN_DATA_DIR]=$d/hdfs/data [PORT_NN]=${JVMREUSE_CLUSTER_PORTS[nn]:-})
     for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do
         [[ $name == nm[0-9]* ]] || JVMREUSE_CONF[PORT_${name^^}]=${JVMREUSE_CLUSTER_PORTS[$name]}
     done
@@ -275,12 +275,23 @@ _jvmreuse_cluster_mpi_shuffle() {
 }
 
 # The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar
-# with the MPI shuffle (its reduce-side plug-in), comma-separated. The PoolContainerExecutor
-# shares these jars (plus its own) in the slots.
+# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar (the task launch
+# counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares these jars in the slots.
 _jvmreuse_cluster_app_jars() {
     printf '%s' "$JVMREUSE_HADOOP_LIB/*"
+    [[ -z ${JVMREUSE_PATCH_JAR:-} ]] || printf ',%s' "$JVMREUSE_PATCH_JAR"
     if _jvmreuse_cluster_mpi_shuffle; then
         printf ',%s' "$JVMREUSE_MPI_SHUFFLE_JAR"
+    fi
+}
+
+# The RPC engine of the tasks' umbilical: hadoop-patch's, which adds the task launch counters
+# (docs/hadoop.md), where its jar is on the tasks' class path; else Hadoop's own.
+jvmreuse_umbilical_engine() {
+    if [[ -n ${JVMREUSE_PATCH_JAR:-} ]]; then
+        printf '%s' org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
+    else
+        printf '%s' org.apache.hadoop.ipc.WritableRpcEngine
     fi
 }
 
@@ -321,10 +332,10 @@ _jvmreuse_cluster_write_client() {
         printf '#!/usr/bin/env bash\n'
         printf '# hadoop/yarn/mapred/hdfs client of the jvmreuse cluster in %s (written at its start).\n' "$d"
         printf 'set -euo pipefail\n'
-        printf 'cluster=%q\nlib=%q\njava=%q\n' "$d" "$JVMREUSE_HADOOP_LIB" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java"
+        printf 'cluster=%q\nlib=%q\npatch=%q\njava=%q\n' "$d" "$JVMREUSE_HADOOP_LIB" "${JVMREUSE_PATCH_JAR:-}" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java"
         cat <<'CLIENT'
 conf=${HADOOP_CONF_DIR:-$cluster/conf}
-cp="$conf:$lib/*${HADOOP_CLASSPATH:+:$HADOOP_CLASSPATH}"
+cp="$conf:$lib/*${patch:+:$patch}${HADOOP_CLASSPATH:+:$HADOOP_CLASSPATH}" # patch: the TaskLaunches counters' display names
 read -r -a client_opts <<<"${HADOOP_CLIENT_OPTS:-}"
 tool=$(basename "$0")
 

@@ -14,7 +14,7 @@
 #
 # Where mpi.jar comes from, in order:
 #   1. $MPI_JAVA_JAR if set and the file exists;
-#   2. an Open MPI built with --enable-mpi-java (HPC sites): mpi.jar next to the libraries that
+#   2. an Open MPI built with --enable-mpi-java (HPC sites; Spack's openmpi+java): mpi.jar next to the libraries that
 #      `ompi_info` reports (after a silent `module load openmpi` if mpirun is not on PATH);
 #   3. Debian/Ubuntu as root: Debian's openmpi packages ship libmpi_java.so but not mpi.jar, so
 #      the Java half is compiled from the distribution's own source package of the installed
@@ -194,7 +194,7 @@ _jvmreuse_mpi_build_from_deb() {
     javac=$(_jvmreuse_mpi_jdk_tool javac) || javac=""
     jartool=$(_jvmreuse_mpi_jdk_tool jar) || jartool=""
     if [[ -z "$javac" || -z "$jartool" ]]; then
-        _jvmreuse_mpi_err "javac/jar not found: install a JDK 17+ (apt-get install default-jdk-headless) or set JAVA_HOME"
+        _jvmreuse_mpi_err "javac/jar not found: install a JDK 17+ (apt-get install openjdk-17-jdk-headless; dnf install java-17-openjdk-devel) or set JAVA_HOME"
         return 1
     fi
     _jvmreuse_mpi_log "building mpi.jar from Debian source $want (for $lib)"

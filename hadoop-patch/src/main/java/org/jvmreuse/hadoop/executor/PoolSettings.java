@@ -46,7 +46,7 @@ final class PoolSettings {
         this.slotMemoryMb = slotMemoryMb > 0 ? slotMemoryMb : 2 * (slotHeapBytes >> 20);
         this.patchJar = patchJar;
         List<String> shared = new ArrayList<>(applicationJars);
-        if (patchJar != null) {
+        if (patchJar != null && !shared.contains(patchJar)) { // the application class path may have it
             shared.add(patchJar);
         }
         this.sharedClassPath = List.copyOf(shared);

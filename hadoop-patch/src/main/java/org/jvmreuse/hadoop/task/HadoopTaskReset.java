@@ -1,6 +1,7 @@
 package org.jvmreuse.hadoop.task;
 
 import java.util.function.BiConsumer;
+import org.jvmreuse.hadoop.counters.TaskLaunches;
 
 /**
  * The slot's run hook for Hadoop 2.2.0 (listed in META-INF/jvmreuse/run-hooks): Hadoop's classes
@@ -40,6 +41,7 @@ public final class HadoopTaskReset {
 
     /** With the run's environment, properties, directory, stdio and context loader in place. */
     public static void beforeRun(BiConsumer<String, String> setenv) {
+        TaskLaunches.inSlot(true); // the task counts as pooled
         Problems p = new Problems();
         // launch_container.sh exports JVM_PID=$$ and execs java: Task reads its own process tree
         p.critical("JVM_PID", () -> setenv.accept("JVM_PID", Long.toString(ProcessHandle.current().pid())));
@@ -57,6 +59,7 @@ public final class HadoopTaskReset {
 
     /** After the run's JVM hooks ran (if {@code exitHooks}) and its threads ended. */
     public static void afterRun(boolean exitHooks) {
+        TaskLaunches.inSlot(false);
         Problems p = pending; // with what beforeRun could not do
         pending = new Problems();
         p.critical("Hadoop shutdown hooks", () -> HadoopShutdownHooks.afterRun(exitHooks));

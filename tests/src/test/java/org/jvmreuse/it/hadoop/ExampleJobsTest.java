@@ -25,7 +25,8 @@ import org.jvmreuse.it.Pool;
  * Stock Hadoop example jobs on a real cluster of two NodeManagers with a pool each: every job
  * runs once with its tasks in the pools and once down the stock path (same cluster, same
  * configuration, the job opting out), and the outputs must be byte for byte the same, the
- * deterministic counters equal. Several jobs in a row share the same slots. The cluster starts
+ * deterministic counters equal. Several jobs in a row share the same slots. The task launch
+ * counters (hadoop-patch's TaskLaunches group) say where each task ran. The cluster starts
  * with a user's template override (JVMREUSE_CONF_OVERRIDES) and an extra property
  * (JVMREUSE_YARN_SITE_EXTRA), which the daemons must see.
  */
@@ -149,6 +150,9 @@ class ExampleJobsTest {
             } else {
                 assertEquals(0, ran, name + ": the stock run used the pool");
             }
+            if (job.result().out().split("Running job: ", -1).length + job.result().err().split("Running job: ", -1).length == 3) {
+                assertLaunchCounters(name + (pooled ? " (pool)" : " (stock)"), job.counters(), ran); // one job: its tasks are the runs
+            }
             jobs[side] = job;
         }
         return jobs;
@@ -168,13 +172,55 @@ class ExampleJobsTest {
     private static Map<String, Long> deterministic(Map<String, Long> counters) {
         Map<String, Long> kept = new TreeMap<>();
         counters.forEach((k, v) -> {
-            boolean measured = k.startsWith("Job Counters") || k.contains("time") || k.contains("memory")
+            boolean measured = k.startsWith("Job Counters") || k.startsWith(LAUNCHES) || k.contains("time") || k.contains("memory")
                     || k.contains("heap") || k.contains("CPU") || k.contains("GC");
             if (!measured) {
                 kept.put(k, v);
             }
         });
         return kept;
+    }
+
+    /** The display name of the group org.jvmreuse.hadoop.counters.TaskLaunches, as the job client prints it. */
+    private static final String LAUNCHES = "Task launches/";
+
+    /**
+     * In the job client's counters: as many pooled tasks as the pools ran, the job's other tasks
+     * stock. Attempts that were killed (speculation) or failed count in neither, though a pool
+     * may have run them.
+     */
+    private static void assertLaunchCounters(String what, Map<String, Long> counters, long pooledRuns) {
+        long lost = 0;
+        for (String attempts : List.of("Killed map tasks", "Killed reduce tasks", "Failed map tasks", "Failed reduce tasks")) {
+            lost += counters.getOrDefault("Job Counters/" + attempts, 0L);
+        }
+        long tasks = counters.getOrDefault("Job Counters/Launched map tasks", 0L)
+                + counters.getOrDefault("Job Counters/Launched reduce tasks", 0L) - lost;
+        assertTrue(tasks > 0, what + ": no tasks in " + counters);
+        Long pooled = counters.get(LAUNCHES + "Tasks run in a pool slot");
+        Long stock = counters.get(LAUNCHES + "Tasks run in a new JVM");
+        assertTrue(pooled != null && stock != null, what + ": no task launch counters in " + counters);
+        if (lost == 0) {
+            assertEquals(pooledRuns, pooled, what + ": pooled tasks in " + counters);
+        } else {
+            assertTrue(pooled <= pooledRuns, what + ": more pooled tasks than pooled runs (" + pooledRuns + ") in " + counters);
+        }
+        assertEquals(tasks, pooled + stock, what + ": pooled and stock tasks in " + counters);
+    }
+
+    /** {@code mapred job -status} and the JobHistoryServer give a finished job the client's launch counters. */
+    private static void assertLaunchCountersKept(Job job) throws Exception {
+        String id = job.lastJobId();
+        Map<String, Long> client = job.counters();
+        var status = cluster.mapred("job", "-status", id);
+        assertEquals(0, status.code(), "mapred job -status " + id + " failed: " + status);
+        Map<String, Long> shown = new Job(status).counters();
+        for (String name : List.of("Tasks run in a pool slot", "Tasks run in a new JVM")) {
+            assertEquals(client.get(LAUNCHES + name), shown.get(LAUNCHES + name), "mapred job -status " + id + ": " + name);
+        }
+        Map<String, Long> history = cluster.historyCounters(id);
+        assertEquals(client.get(LAUNCHES + "Tasks run in a pool slot"), history.get("POOLED_TASKS"), "history of " + id + ": " + history);
+        assertEquals(client.get(LAUNCHES + "Tasks run in a new JVM"), history.get("STOCK_TASKS"), "history of " + id + ": " + history);
     }
 
     private static void assertSameCounters(String name, Job[] jobs) {
@@ -191,6 +237,8 @@ class ExampleJobsTest {
                 cluster.dir.resolve("data/wordcount-@OUT@").toString());
         assertSameOutput("wordcount");
         assertSameCounters("wordcount", wc);
+        assertLaunchCountersKept(wc[0]);
+        assertLaunchCountersKept(wc[1]);
         both("grep", List.of(), text.toString(), cluster.dir.resolve("data/grep-@OUT@").toString(), "[a-f]+ab");
         assertSameOutput("grep");
     }

@@ -75,6 +75,49 @@ public final class HadoopCluster implements AutoCloseable {
         return tool("yarn", List.of(args), 120);
     }
 
+    public Result mapred(String... args) throws Exception {
+        return tool("mapred", List.of(args), 120);
+    }
+
+    /**
+     * A finished job's counters as the JobHistoryServer has them (read from the job's .jhist):
+     * counter name (not display name) -> total; a name two groups share keeps the last. Waits up
+     * to 30 s for the job's history to reach the server.
+     */
+    public Map<String, Long> historyCounters(String jobId) throws Exception {
+        String mapredSite = Files.readString(dir.resolve("conf/mapred-site.xml"));
+        Matcher address = Pattern.compile("mapreduce\\.jobhistory\\.webapp\\.address</name>\\s*<value>([^<]+)<")
+                .matcher(mapredSite);
+        if (!address.find()) {
+            throw new IllegalStateException("no JobHistoryServer web address in " + dir.resolve("conf/mapred-site.xml"));
+        }
+        var uri = java.net.URI.create("http://" + address.group(1) + "/ws/v1/history/mapreduce/jobs/" + jobId + "/counters");
+        var client = java.net.http.HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            var response = client.send(java.net.http.HttpRequest.newBuilder(uri).header("Accept", "application/json").build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200) {
+                return countersIn(response.body());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the JobHistoryServer has no counters of " + jobId + ": " + response.statusCode()
+                        + " " + response.body());
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static Map<String, Long> countersIn(String json) {
+        Map<String, Long> counters = new java.util.TreeMap<>();
+        Matcher counter = Pattern.compile("\"name\"\\s*:\\s*\"([^\"]+)\"\\s*,\\s*\"totalCounterValue\"\\s*:\\s*(\\d+)")
+                .matcher(json);
+        while (counter.find()) {
+            counters.put(counter.group(1), Long.parseLong(counter.group(2)));
+        }
+        return counters;
+    }
+
     private Result tool(String name, List<String> args, long timeoutSeconds) throws Exception {
         List<String> command = new ArrayList<>(List.of(dir.resolve("bin/" + name).toString()));
         command.addAll(args);
