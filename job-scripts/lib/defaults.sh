@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # the lists are read by the files that source this one
 #
 # defaults.sh -- the one list of default settings, read by every entry point that runs Hadoop:
-# the one-machine cluster (hadoop-cluster.sh, bin/jvmreuse-cluster) and HPC jobs (hpc-job.sh,
+# the one-machine cluster (local-cluster.sh, bin/jvmreuse-cluster) and HPC jobs (hpc-job.sh,
 # whose conf/jvmreuse-job.conf only documents them). Sourced. Each list holds NAME=default words.
 #
 #   JVMREUSE_DEFAULTS          settings both share, with the same default

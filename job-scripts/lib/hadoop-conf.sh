@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 #
 # hadoop-conf.sh -- the one writer of Hadoop's configuration files, for the one-machine cluster
-# (hadoop-cluster.sh) and HPC jobs (hpc-job.sh): it renders the templates in job-scripts/conf/*.xml.in
+# (local-cluster.sh) and HPC jobs (hpc-job.sh): it renders the templates in job-scripts/conf/*.xml.in
 # with the values its caller puts in the associative array JVMREUSE_CONF (placeholder name ->
 # value), then appends the user's extra properties. Sourced; callers use `set -euo pipefail`.
 #

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 #
-# ports.sh -- TCP ports on this host, for the libraries that start daemons (hadoop-cluster.sh,
+# ports.sh -- TCP ports on this host, for the libraries that start daemons (local-cluster.sh,
 # slurm-testbed.sh, hpc-job.sh). Sourced; callers use `set -euo pipefail`.
 #
 #   jvmreuse_port_busy PORT              whether something uses PORT (listening, connected, TIME_WAIT)

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 #
 # processes.sh -- liveness, /proc and stopping by PID, for the libraries that start daemons (pool.sh,
-# hadoop-cluster.sh, slurm-testbed.sh, hpc-job.sh, hpc-node.sh). Sourced; callers use `set -euo pipefail`.
+# local-cluster.sh, slurm-testbed.sh, hpc-job.sh, hpc-node.sh). Sourced; callers use `set -euo pipefail`.
 #
 #   _jvmreuse_alive PID                  whether PID runs (an exited, unreaped zombie does not:
 #                                        this machine's init reaps reparented children late)

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 #
-# job-modes.sh -- what an HPC job does with its cluster once it is up (sourced by hpc-job.sh):
+# hpc-job-modes.sh -- what an HPC job does with its cluster once it is up (sourced by hpc-job.sh):
 #
 #   JVMREUSE_MODE=batch        run the workload, then stop everything (the default)
 #   JVMREUSE_MODE=interactive  run no workload: write <output>/env.sh, keep the cluster up until the

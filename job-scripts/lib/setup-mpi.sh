@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 #
-# mpi-java.sh -- make Open MPI's Java bindings (mpi.jar + libmpi_java.so) available.
+# setup-mpi.sh -- make Open MPI's Java bindings (mpi.jar + libmpi_java.so) available.
 #
 # Source this file, then call:
 #     jvmreuse_provision_mpi_java <repo-root>

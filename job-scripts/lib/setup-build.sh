@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 #
-# build.sh -- build the Maven reactor when sources changed since the last build (or its
+# setup-build.sh -- build the Maven reactor when sources changed since the last build (or its
 # outputs are gone).
 #   jvmreuse_build <repo>
 #

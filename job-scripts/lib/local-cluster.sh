@@ -1,6 +1,6 @@
 # shellcheck shell=bash source-path=SCRIPTDIR
 #
-# hadoop-cluster.sh -- a real one-machine Hadoop 2.2 cluster (ResourceManager, JobHistoryServer,
+# local-cluster.sh -- a real one-machine Hadoop 2.2 cluster (ResourceManager, JobHistoryServer,
 # N NodeManagers, optionally HDFS and one JVM Reuse pool per NodeManager, all N pools ranks of ONE
 # mpirun, so that they share one MPI world, with the MPI shuffle's Shuffle Manager in each pool
 # manager), run from the jars that the build copies to hadoop-patch/target/hadoop/lib (no Hadoop
@@ -85,6 +85,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/hadoop-conf.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 # shellcheck source=hadoop-daemons.sh
 source "$(dirname "${BASH_SOURCE[0]}")/hadoop-daemons.sh"
+# shellcheck source=hadoop-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/hadoop-env.sh"
 
 _jvmreuse_cluster_log() { jvmreuse_log jvmreuse-cluster "$@"; }
 
@@ -124,60 +126,12 @@ _jvmreuse_cluster_validate() {
     jvmreuse_conf_check
 }
 
-# Picks the JDK: JVMREUSE_CLUSTER_JAVA (a JDK directory or a java binary), else JAVA_HOME, else
-# the JDK of `java` on PATH (symlinks resolved, e.g. Debian's /usr/lib/jvm/java-17-openjdk-amd64).
-# Sets JVMREUSE_CLUSTER_JAVA_HOME and JVMREUSE_JAVA_MAJOR. Java 23+ is refused (Hadoop 2.2).
-jvmreuse_cluster_java_home() {
-    local j=${JVMREUSE_CLUSTER_JAVA:-${JAVA_HOME:-}} home
-    if [[ -z $j ]]; then
-        j=$(command -v java) || { _jvmreuse_cluster_log "ERROR: no java: set JAVA_HOME or give --java"; return 1; }
-    fi
-    if [[ -d $j ]]; then
-        home=$(cd "$j" && pwd -P)
-    elif [[ -x $j ]]; then
-        home=$(dirname "$(dirname "$(readlink -f "$j")")")
-    else
-        _jvmreuse_cluster_log "ERROR: '$j' is neither a JDK directory nor a java executable"
-        return 1
-    fi
-    if [[ ! -x $home/bin/java ]]; then
-        _jvmreuse_cluster_log "ERROR: $home/bin/java does not exist: '$j' is not a JDK"
-        return 1
-    fi
-    JVMREUSE_CLUSTER_JAVA_HOME=$home
-    JVMREUSE_JAVA_MAJOR=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$home/release" 2>/dev/null || true)
-    if [[ -z $JVMREUSE_JAVA_MAJOR ]]; then
-        JVMREUSE_JAVA_MAJOR=$("$home/bin/java" -XshowSettings:properties -version 2>&1 |
-            sed -n 's/^ *java.specification.version = \(1\.\)\{0,1\}\([0-9]*\).*/\2/p')
-    fi
-    # The one check for both the cluster and HPC jobs: the daemons would die at their first login.
-    if [[ ${JVMREUSE_JAVA_MAJOR:-0} -ge 23 ]]; then
-        _jvmreuse_cluster_log "ERROR: $home is Java $JVMREUSE_JAVA_MAJOR; Hadoop 2.2 daemons do not run on Java 23 or" \
-            "later (UserGroupInformation calls Subject.getSubject, which throws UnsupportedOperationException" \
-            "from Java 23 on): use a JDK 17 (jvmreuse-cluster --java, JVMREUSE_JAVA_HOME for jobs)"
-        return 1
-    fi
-}
-
-# yarn.app.mapreduce.am.command-opts with a heap of $1 MB. The AppMaster's temporary files (its
-# web app's Jetty work dir) go to its container's tmp dir, which YARN deletes with the container,
-# as Hadoop does for tasks; Hadoop 2.2 leaves them in /tmp otherwise, one dir per job.
-_jvmreuse_am_opts() {
-    # shellcheck disable=SC2016 # $PWD is the container's, expanded by its launch script
-    printf -- '-Xmx%sm -Djava.io.tmpdir=$PWD/tmp %s' "$1" "$(_jvmreuse_webapp_opts)"
-}
-
 # Applies the settings' defaults and makes JVMREUSE_CLUSTER_DIR absolute; $1: the repository.
 # Enough for stop and status. With a second argument "start", the dir is created, the settings
 # checked, the build checked and the JDK picked.
 jvmreuse_cluster_init() {
-    JVMREUSE_REPO=$1
     _jvmreuse_cluster_settings
-    JVMREUSE_HADOOP_LIB=$JVMREUSE_REPO/hadoop-patch/target/hadoop/lib
-    JVMREUSE_PATCH_JAR=$(find "$JVMREUSE_REPO/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' \
-        ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
-    JVMREUSE_MPI_SHUFFLE_JAR=$(find "$JVMREUSE_REPO/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' \
-        ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    jvmreuse_hadoop_locate "$1"
     if [[ ${2:-} == start ]]; then
         _jvmreuse_cluster_validate || return 1
         mkdir -p "$JVMREUSE_CLUSTER_DIR" 2>/dev/null || true
@@ -188,14 +142,14 @@ jvmreuse_cluster_init() {
         _jvmreuse_cluster_log "ERROR: cannot create the cluster dir '$JVMREUSE_CLUSTER_DIR'"
         return 1
     fi
-    export JVMREUSE_REPO JVMREUSE_CLUSTER_DIR JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_MPI_SHUFFLE_JAR
+    export JVMREUSE_CLUSTER_DIR
     [[ ${2:-} == start ]] || return 0
     if [[ ! -f $JVMREUSE_HADOOP_LIB/hadoop-yarn-server-nodemanager-2.2.0.jar || ! -f $JVMREUSE_HADOOP_LIB/hadoop-mapreduce-client-hs-2.2.0.jar ]]; then
         _jvmreuse_cluster_log "ERROR: the Hadoop 2.2 jars are not in $JVMREUSE_HADOOP_LIB: run job-scripts/setup.sh" \
             "(or: mvn -B -q -pl hadoop-patch -am package -DskipTests)"
         return 1
     fi
-    jvmreuse_cluster_java_home || return 1
+    jvmreuse_java_home || return 1
     export JVMREUSE_CLUSTER_JAVA_HOME
 }
 
@@ -235,9 +189,9 @@ _jvmreuse_cluster_conf_values() {
     if [[ $JVMREUSE_HDFS == 1 ]]; then
         fs=hdfs://127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nn]}
     fi
-    am_opts=$(_jvmreuse_am_opts 512)
+    am_opts=$(jvmreuse_am_opts 512)
     declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$d [MASTER_ADDR]=127.0.0.1 [BIND_ADDR]=127.0.0.1
-        [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=8 [APP_CLASSPATH]="$d/conf,$(_jvmreuse_cluster_app_jars)"
+        [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=8 [APP_CLASSPATH]="$d/conf,$(jvmreuse_app_jars)"
         [AM_OPTS]=${am_opts% } [AM_MEMORY]=768 [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
         [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
         [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [NODE_NAME]=127.0.0.1 [DN_DATA_DIR]=$d/hdfs/data [PORT_NN]=${JVMREUSE_CLUSTER_PORTS[nn]:-})
@@ -269,32 +223,6 @@ _jvmreuse_cluster_write_nm_conf() {
     jvmreuse_conf_write_node "$nm/conf"
 }
 
-# Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1.
-_jvmreuse_cluster_mpi_shuffle() {
-    [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 ]]
-}
-
-# The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar
-# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar (the task launch
-# counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares these jars in the slots.
-_jvmreuse_cluster_app_jars() {
-    printf '%s' "$JVMREUSE_HADOOP_LIB/*"
-    [[ -z ${JVMREUSE_PATCH_JAR:-} ]] || printf ',%s' "$JVMREUSE_PATCH_JAR"
-    if _jvmreuse_cluster_mpi_shuffle; then
-        printf ',%s' "$JVMREUSE_MPI_SHUFFLE_JAR"
-    fi
-}
-
-# The RPC engine of the tasks' umbilical: hadoop-patch's, which adds the task launch counters
-# (docs/hadoop.md), where its jar is on the tasks' class path; else Hadoop's own.
-jvmreuse_umbilical_engine() {
-    if [[ -n ${JVMREUSE_PATCH_JAR:-} ]]; then
-        printf '%s' org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
-    else
-        printf '%s' org.apache.hadoop.ipc.WritableRpcEngine
-    fi
-}
-
 # The slots of one pool: --slots if given, else the NodeManager's container limit.
 _jvmreuse_cluster_slots() {
     printf '%s' "${JVMREUSE_SLOTS:-$((JVMREUSE_NM_MEMORY / JVMREUSE_TASK_MEMORY))}"
@@ -307,92 +235,13 @@ _jvmreuse_cluster_write_env_file() {
         printf '# written by jvmreuse-cluster start\n'
         printf 'CLUSTER_NODEMANAGERS=%q\nCLUSTER_POOL=%q\nCLUSTER_HDFS=%q\nCLUSTER_JAVA_HOME=%q\n' \
             "$JVMREUSE_NODEMANAGERS" "$JVMREUSE_POOL" "$JVMREUSE_HDFS" "$JVMREUSE_CLUSTER_JAVA_HOME"
-        printf 'CLUSTER_MPI_SHUFFLE=%q\n' "$(_jvmreuse_cluster_mpi_shuffle && echo 1 || echo 0)"
+        printf 'CLUSTER_MPI_SHUFFLE=%q\n' "$(jvmreuse_mpi_shuffle_on && echo 1 || echo 0)"
         for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do
             printf 'PORT_%s=%q\n' "$name" "${JVMREUSE_CLUSTER_PORTS[$name]}"
         done | sort
     } >"$f"
 }
 
-# Writes D/env.sh and the client wrappers D/bin/{hadoop,yarn,mapred,hdfs} (one script, dispatching
-# on its name). Clients need no --add-opens.
-_jvmreuse_cluster_write_client() {
-    local d=$JVMREUSE_CLUSTER_DIR
-    mkdir -p "$d/bin"
-    {
-        printf '# . %s/env.sh -- the environment of jobs on the jvmreuse one-machine cluster\n' "$d"
-        printf 'export HADOOP_CONF_DIR=%q\n' "$d/conf"
-        printf 'export YARN_CONF_DIR=%q\n' "$d/conf"
-        printf 'export JAVA_HOME=%q\n' "$JVMREUSE_CLUSTER_JAVA_HOME"
-        printf 'export JVMREUSE_CLUSTER_DIR=%q\n' "$d"
-        # shellcheck disable=SC2016 # $PATH is expanded when env.sh is sourced
-        printf 'export PATH=%q:"$PATH"\n' "$d/bin"
-    } >"$d/env.sh"
-    {
-        printf '#!/usr/bin/env bash\n'
-        printf '# hadoop/yarn/mapred/hdfs client of the jvmreuse cluster in %s (written at its start).\n' "$d"
-        printf 'set -euo pipefail\n'
-        printf 'cluster=%q\nlib=%q\npatch=%q\njava=%q\n' "$d" "$JVMREUSE_HADOOP_LIB" "${JVMREUSE_PATCH_JAR:-}" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java"
-        cat <<'CLIENT'
-conf=${HADOOP_CONF_DIR:-$cluster/conf}
-cp="$conf:$lib/*${patch:+:$patch}${HADOOP_CLASSPATH:+:$HADOOP_CLASSPATH}" # patch: the TaskLaunches counters' display names
-read -r -a client_opts <<<"${HADOOP_CLIENT_OPTS:-}"
-tool=$(basename "$0")
-
-run() {
-    local class=$1
-    shift
-    exec "$java" -Xmx1000m -Djava.net.preferIPv4Stack=true -Djava.io.tmpdir="${TMPDIR:-/tmp}" \
-        -Dhadoop.log.dir="$cluster/logs" -Dhadoop.log.file=client.log \
-        -Dhadoop.root.logger="${HADOOP_ROOT_LOGGER:-INFO,console}" \
-        ${client_opts[@]+"${client_opts[@]}"} -cp "$cp" "$class" "$@"
-}
-
-usage() {
-    case $tool in
-        hadoop) echo "usage: hadoop jar JAR [MAINCLASS] ARGS | fs ARGS | version | classpath | CLASSNAME ARGS" ;;
-        yarn) echo "usage: yarn application ARGS | node ARGS | logs ARGS | rmadmin ARGS | jar JAR ARGS | version | classpath | CLASSNAME ARGS" ;;
-        mapred) echo "usage: mapred job ARGS | queue ARGS | classpath | CLASSNAME ARGS" ;;
-        hdfs) echo "usage: hdfs dfs ARGS | dfsadmin ARGS | fsck ARGS | classpath | CLASSNAME ARGS" ;;
-    esac
-}
-
-command=${1:-}
-if [[ $# -gt 0 ]]; then
-    shift
-fi
-case $tool:$command in
-    *:classpath) printf '%s\n' "$cp" ;;
-    hadoop:jar | yarn:jar) run org.apache.hadoop.util.RunJar "$@" ;;
-    hadoop:fs | hadoop:dfs | hdfs:dfs) run org.apache.hadoop.fs.FsShell "$@" ;;
-    hadoop:version | yarn:version) run org.apache.hadoop.util.VersionInfo "$@" ;;
-    yarn:application) run org.apache.hadoop.yarn.client.cli.ApplicationCLI "$@" ;;
-    yarn:node) run org.apache.hadoop.yarn.client.cli.NodeCLI "$@" ;;
-    yarn:logs) run org.apache.hadoop.yarn.client.cli.LogsCLI "$@" ;;
-    yarn:rmadmin) run org.apache.hadoop.yarn.client.cli.RMAdminCLI "$@" ;;
-    mapred:job) run org.apache.hadoop.mapred.JobClient "$@" ;;
-    mapred:queue) run org.apache.hadoop.mapred.JobQueueClient "$@" ;;
-    hdfs:dfsadmin) run org.apache.hadoop.hdfs.tools.DFSAdmin "$@" ;;
-    hdfs:fsck) run org.apache.hadoop.hdfs.tools.DFSck "$@" ;;
-    *:-h | *:--help | *:help) usage ;;
-    *:) usage >&2; exit 1 ;;
-    *)
-        if [[ $command =~ ^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$ ]]; then
-            run "$command" "$@"
-        fi
-        printf '%s: unknown command %s\n' "$tool" "$command" >&2
-        usage >&2
-        exit 1
-        ;;
-esac
-CLIENT
-    } >"$d/bin/hadoop-client"
-    chmod +x "$d/bin/hadoop-client"
-    local tool
-    for tool in hadoop yarn mapred hdfs; do
-        ln -sfn hadoop-client "$d/bin/$tool"
-    done
-}
 
 # ---------------------------------------------------------------------------------------------
 # Processes
@@ -497,30 +346,12 @@ _jvmreuse_cluster_prepare_dir() {
     mkdir -p "$d/logs" "$d/pids" "$d/tmp"
 }
 
-# Sets JVMREUSE_CLUSTER_WARMUP_MAIN/_CP, the program each slot runs before it serves (pool.sh's
-# JVMREUSE_WARMUP_MAIN/_CP): by default hadoop-patch's TaskWarmup, if its jar has it, with the
-# class path the PoolContainerExecutor shares for tasks (the application class path's jars, then
-# the hadoop-patch jar; with the MPI shuffle the mpi-shuffle jar is one of the application class
-# path's), so the warmed-up classes are the ones tasks reuse. JVMREUSE_WARMUP_MAIN
-# set in the environment wins; JVMREUSE_WARMUP_MAIN=none turns the warm-up off.
-_jvmreuse_cluster_warmup() {
-    local class=org.jvmreuse.hadoop.warmup.TaskWarmup
-    JVMREUSE_CLUSTER_WARMUP_MAIN=${JVMREUSE_WARMUP_MAIN:-}
-    JVMREUSE_CLUSTER_WARMUP_CP=${JVMREUSE_WARMUP_CP:-}
-    if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN ]] && grep -aqF "${class//.//}.class" "$JVMREUSE_PATCH_JAR" 2>/dev/null; then
-        JVMREUSE_CLUSTER_WARMUP_MAIN=$class
-        JVMREUSE_CLUSTER_WARMUP_CP="$(_jvmreuse_cluster_app_jars | tr , :):$JVMREUSE_PATCH_JAR"
-    elif [[ $JVMREUSE_CLUSTER_WARMUP_MAIN == none ]]; then
-        JVMREUSE_CLUSTER_WARMUP_MAIN='' JVMREUSE_CLUSTER_WARMUP_CP=''
-    fi
-}
-
 # The PoolMain options of the MPI shuffle (pool.sh's JVMREUSE_POOL_EXTRA_ARGS): each pool manager
 # runs the Shuffle Manager, with Hadoop's jars and the conf dir of its NodeManager (%n: pool
 # number = NodeManager number). None without the MPI shuffle.
 _jvmreuse_cluster_pool_extra_args() {
     JVMREUSE_POOL_EXTRA_ARGS=()
-    if _jvmreuse_cluster_mpi_shuffle; then
+    if jvmreuse_mpi_shuffle_on; then
         JVMREUSE_POOL_EXTRA_ARGS=(--service org.jvmreuse.shuffle.server.ShuffleManager
             --service-cp "$JVMREUSE_MPI_SHUFFLE_JAR:$JVMREUSE_HADOOP_LIB/*"
             --service-opt "conf-dir=$JVMREUSE_CLUSTER_DIR/nm%n/conf")
@@ -635,7 +466,7 @@ _jvmreuse_cluster_start_all() {
     fi
     JVMREUSE_CLUSTER_POOL_JOB=
     if [[ $JVMREUSE_POOL == 1 ]]; then
-        _jvmreuse_cluster_warmup
+        jvmreuse_warmup
         _jvmreuse_cluster_start_pools
     fi
     jvmreuse_start_resourcemanager "$d" "$d/conf"
@@ -658,12 +489,12 @@ _jvmreuse_cluster_describe() {
     local containers=stock fs=file:///
     if [[ $JVMREUSE_POOL == 1 ]]; then
         containers="in pools of $(_jvmreuse_cluster_slots) slots (heap $JVMREUSE_SLOT_HEAP), one per NodeManager, all in one mpirun"
-        if _jvmreuse_cluster_mpi_shuffle; then
+        if jvmreuse_mpi_shuffle_on; then
             containers+=", MPI shuffle on"
         else
             containers+=", MPI shuffle off"
         fi
-        _jvmreuse_cluster_warmup
+        jvmreuse_warmup
         if [[ -n $JVMREUSE_CLUSTER_WARMUP_MAIN ]]; then
             containers+=", slots warmed up with $JVMREUSE_CLUSTER_WARMUP_MAIN"
         fi
@@ -686,7 +517,7 @@ jvmreuse_cluster_start() {
             _jvmreuse_cluster_log "ERROR: --pool needs the hadoop-patch jar (hadoop-patch/target/hadoop-patch-*.jar): run job-scripts/setup.sh"
             return 1
         fi
-        if _jvmreuse_cluster_mpi_shuffle && [[ -z $JVMREUSE_MPI_SHUFFLE_JAR ]]; then
+        if jvmreuse_mpi_shuffle_on && [[ -z $JVMREUSE_MPI_SHUFFLE_JAR ]]; then
             _jvmreuse_cluster_log "ERROR: the MPI shuffle (on by default with --pool) needs the mpi-shuffle jar" \
                 "(mpi-shuffle/target/mpi-shuffle-*.jar), which is missing: run job-scripts/setup.sh" \
                 "(or turn the MPI shuffle off: --no-mpi-shuffle, JVMREUSE_MPI_SHUFFLE=0)"
@@ -706,7 +537,7 @@ jvmreuse_cluster_start() {
         _jvmreuse_cluster_write_nm_conf "$i" || return 1
     done
     _jvmreuse_cluster_write_env_file
-    _jvmreuse_cluster_write_client
+    jvmreuse_write_clients "$JVMREUSE_CLUSTER_DIR"
     _jvmreuse_cluster_describe
     if ! _jvmreuse_cluster_start_all; then
         _jvmreuse_cluster_log "start failed; stopping what was started (logs stay in $d/logs)"

@@ -1,0 +1,197 @@
+# shellcheck shell=bash source-path=SCRIPTDIR disable=SC2034 # sets globals (JVMREUSE_*) for its callers
+#
+# hadoop-env.sh -- what every Hadoop deployment of ours needs, the one-machine cluster
+# (local-cluster.sh) and HPC jobs (hpc-job.sh) alike. Sourced.
+#
+#   jvmreuse_hadoop_locate REPO   the build's Hadoop jars, hadoop-patch and mpi-shuffle jars
+#   jvmreuse_java_home            the JDK (JVMREUSE_CLUSTER_JAVA, JAVA_HOME, java on PATH); Java 23+ refused
+#   jvmreuse_am_opts MB           the MRAppMaster's JVM options
+#   jvmreuse_app_jars             yarn.application.classpath's jars
+#   jvmreuse_umbilical_engine     the tasks' umbilical RPC engine (task launch counters)
+#   jvmreuse_write_clients DIR    DIR/env.sh and the hadoop/yarn/mapred/hdfs wrappers in DIR/bin
+#   jvmreuse_warmup               what each slot runs before it serves
+
+# shellcheck source=log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
+
+_jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }
+
+# Sets JVMREUSE_REPO ($1), JVMREUSE_HADOOP_LIB, JVMREUSE_PATCH_JAR and JVMREUSE_MPI_SHUFFLE_JAR
+# (empty when not built) and exports them.
+jvmreuse_hadoop_locate() {
+    JVMREUSE_REPO=$1
+    JVMREUSE_HADOOP_LIB=$JVMREUSE_REPO/hadoop-patch/target/hadoop/lib
+    JVMREUSE_PATCH_JAR=$(find "$JVMREUSE_REPO/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' \
+        ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    JVMREUSE_MPI_SHUFFLE_JAR=$(find "$JVMREUSE_REPO/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' \
+        ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    export JVMREUSE_REPO JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_MPI_SHUFFLE_JAR
+}
+
+# Picks the JDK: JVMREUSE_CLUSTER_JAVA (a JDK directory or a java binary), else JAVA_HOME, else
+# the JDK of `java` on PATH (symlinks resolved, e.g. Debian's /usr/lib/jvm/java-17-openjdk-amd64).
+# Sets JVMREUSE_CLUSTER_JAVA_HOME and JVMREUSE_JAVA_MAJOR. Java 23+ is refused (Hadoop 2.2).
+jvmreuse_java_home() {
+    local j=${JVMREUSE_CLUSTER_JAVA:-${JAVA_HOME:-}} home
+    if [[ -z $j ]]; then
+        j=$(command -v java) || { _jvmreuse_hadoop_log "ERROR: no java: set JAVA_HOME or give --java"; return 1; }
+    fi
+    if [[ -d $j ]]; then
+        home=$(cd "$j" && pwd -P)
+    elif [[ -x $j ]]; then
+        home=$(dirname "$(dirname "$(readlink -f "$j")")")
+    else
+        _jvmreuse_hadoop_log "ERROR: '$j' is neither a JDK directory nor a java executable"
+        return 1
+    fi
+    if [[ ! -x $home/bin/java ]]; then
+        _jvmreuse_hadoop_log "ERROR: $home/bin/java does not exist: '$j' is not a JDK"
+        return 1
+    fi
+    JVMREUSE_CLUSTER_JAVA_HOME=$home
+    JVMREUSE_JAVA_MAJOR=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$home/release" 2>/dev/null || true)
+    if [[ -z $JVMREUSE_JAVA_MAJOR ]]; then
+        JVMREUSE_JAVA_MAJOR=$("$home/bin/java" -XshowSettings:properties -version 2>&1 |
+            sed -n 's/^ *java.specification.version = \(1\.\)\{0,1\}\([0-9]*\).*/\2/p')
+    fi
+    # The one check for both the cluster and HPC jobs: the daemons would die at their first login.
+    if [[ ${JVMREUSE_JAVA_MAJOR:-0} -ge 23 ]]; then
+        _jvmreuse_hadoop_log "ERROR: $home is Java $JVMREUSE_JAVA_MAJOR; Hadoop 2.2 daemons do not run on Java 23 or" \
+            "later (UserGroupInformation calls Subject.getSubject, which throws UnsupportedOperationException" \
+            "from Java 23 on): use a JDK 17 (jvmreuse-cluster --java, JVMREUSE_JAVA_HOME for jobs)"
+        return 1
+    fi
+}
+
+# yarn.app.mapreduce.am.command-opts with a heap of $1 MB. The AppMaster's temporary files (its
+# web app's Jetty work dir) go to its container's tmp dir, which YARN deletes with the container,
+# as Hadoop does for tasks; Hadoop 2.2 leaves them in /tmp otherwise, one dir per job.
+jvmreuse_am_opts() {
+    # shellcheck disable=SC2016 # $PWD is the container's, expanded by its launch script
+    printf -- '-Xmx%sm -Djava.io.tmpdir=$PWD/tmp %s' "$1" "$(_jvmreuse_webapp_opts)"
+}
+
+# Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1.
+jvmreuse_mpi_shuffle_on() {
+    [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 ]]
+}
+
+# The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar
+# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar (the task launch
+# counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares these jars in the slots.
+jvmreuse_app_jars() {
+    printf '%s' "$JVMREUSE_HADOOP_LIB/*"
+    [[ -z ${JVMREUSE_PATCH_JAR:-} ]] || printf ',%s' "$JVMREUSE_PATCH_JAR"
+    if jvmreuse_mpi_shuffle_on; then
+        printf ',%s' "$JVMREUSE_MPI_SHUFFLE_JAR"
+    fi
+}
+
+# The RPC engine of the tasks' umbilical: hadoop-patch's, which adds the task launch counters
+# (docs/hadoop.md), where its jar is on the tasks' class path; else Hadoop's own.
+jvmreuse_umbilical_engine() {
+    if [[ -n ${JVMREUSE_PATCH_JAR:-} ]]; then
+        printf '%s' org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
+    else
+        printf '%s' org.apache.hadoop.ipc.WritableRpcEngine
+    fi
+}
+
+# Writes $1/env.sh and the client wrappers $1/bin/{hadoop,yarn,mapred,hdfs} (one script,
+# dispatching on its name) for the cluster whose configuration is in $1/conf. Clients need no
+# --add-opens.
+jvmreuse_write_clients() {
+    local d=$1
+    mkdir -p "$d/bin"
+    {
+        printf '# . %s/env.sh -- the environment of jobs on the jvmreuse one-machine cluster\n' "$d"
+        printf 'export HADOOP_CONF_DIR=%q\n' "$d/conf"
+        printf 'export YARN_CONF_DIR=%q\n' "$d/conf"
+        printf 'export JAVA_HOME=%q\n' "$JVMREUSE_CLUSTER_JAVA_HOME"
+        printf 'export JVMREUSE_CLUSTER_DIR=%q\n' "$d"
+        # shellcheck disable=SC2016 # $PATH is expanded when env.sh is sourced
+        printf 'export PATH=%q:"$PATH"\n' "$d/bin"
+    } >"$d/env.sh"
+    {
+        printf '#!/usr/bin/env bash\n'
+        printf '# hadoop/yarn/mapred/hdfs client of the jvmreuse cluster in %s (written at its start).\n' "$d"
+        printf 'set -euo pipefail\n'
+        printf 'cluster=%q\nlib=%q\npatch=%q\njava=%q\n' "$d" "$JVMREUSE_HADOOP_LIB" "${JVMREUSE_PATCH_JAR:-}" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java"
+        cat <<'CLIENT'
+conf=${HADOOP_CONF_DIR:-$cluster/conf}
+cp="$conf:$lib/*${patch:+:$patch}${HADOOP_CLASSPATH:+:$HADOOP_CLASSPATH}" # patch: the TaskLaunches counters' display names
+read -r -a client_opts <<<"${HADOOP_CLIENT_OPTS:-}"
+tool=$(basename "$0")
+
+run() {
+    local class=$1
+    shift
+    exec "$java" -Xmx1000m -Djava.net.preferIPv4Stack=true -Djava.io.tmpdir="${TMPDIR:-/tmp}" \
+        -Dhadoop.log.dir="$cluster/logs" -Dhadoop.log.file=client.log \
+        -Dhadoop.root.logger="${HADOOP_ROOT_LOGGER:-INFO,console}" \
+        ${client_opts[@]+"${client_opts[@]}"} -cp "$cp" "$class" "$@"
+}
+
+usage() {
+    case $tool in
+        hadoop) echo "usage: hadoop jar JAR [MAINCLASS] ARGS | fs ARGS | version | classpath | CLASSNAME ARGS" ;;
+        yarn) echo "usage: yarn application ARGS | node ARGS | logs ARGS | rmadmin ARGS | jar JAR ARGS | version | classpath | CLASSNAME ARGS" ;;
+        mapred) echo "usage: mapred job ARGS | queue ARGS | classpath | CLASSNAME ARGS" ;;
+        hdfs) echo "usage: hdfs dfs ARGS | dfsadmin ARGS | fsck ARGS | classpath | CLASSNAME ARGS" ;;
+    esac
+}
+
+command=${1:-}
+if [[ $# -gt 0 ]]; then
+    shift
+fi
+case $tool:$command in
+    *:classpath) printf '%s\n' "$cp" ;;
+    hadoop:jar | yarn:jar) run org.apache.hadoop.util.RunJar "$@" ;;
+    hadoop:fs | hadoop:dfs | hdfs:dfs) run org.apache.hadoop.fs.FsShell "$@" ;;
+    hadoop:version | yarn:version) run org.apache.hadoop.util.VersionInfo "$@" ;;
+    yarn:application) run org.apache.hadoop.yarn.client.cli.ApplicationCLI "$@" ;;
+    yarn:node) run org.apache.hadoop.yarn.client.cli.NodeCLI "$@" ;;
+    yarn:logs) run org.apache.hadoop.yarn.client.cli.LogsCLI "$@" ;;
+    yarn:rmadmin) run org.apache.hadoop.yarn.client.cli.RMAdminCLI "$@" ;;
+    mapred:job) run org.apache.hadoop.mapred.JobClient "$@" ;;
+    mapred:queue) run org.apache.hadoop.mapred.JobQueueClient "$@" ;;
+    hdfs:dfsadmin) run org.apache.hadoop.hdfs.tools.DFSAdmin "$@" ;;
+    hdfs:fsck) run org.apache.hadoop.hdfs.tools.DFSck "$@" ;;
+    *:-h | *:--help | *:help) usage ;;
+    *:) usage >&2; exit 1 ;;
+    *)
+        if [[ $command =~ ^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$ ]]; then
+            run "$command" "$@"
+        fi
+        printf '%s: unknown command %s\n' "$tool" "$command" >&2
+        usage >&2
+        exit 1
+        ;;
+esac
+CLIENT
+    } >"$d/bin/hadoop-client"
+    chmod +x "$d/bin/hadoop-client"
+    local tool
+    for tool in hadoop yarn mapred hdfs; do
+        ln -sfn hadoop-client "$d/bin/$tool"
+    done
+}
+
+# Sets JVMREUSE_CLUSTER_WARMUP_MAIN/_CP, the program each slot runs before it serves (pool.sh's
+# JVMREUSE_WARMUP_MAIN/_CP): by default hadoop-patch's TaskWarmup, if its jar has it, with the
+# class path the PoolContainerExecutor shares for tasks (the application class path's jars, then
+# the hadoop-patch jar; with the MPI shuffle the mpi-shuffle jar is one of the application class
+# path's), so the warmed-up classes are the ones tasks reuse. JVMREUSE_WARMUP_MAIN
+# set in the environment wins; JVMREUSE_WARMUP_MAIN=none turns the warm-up off.
+jvmreuse_warmup() {
+    local class=org.jvmreuse.hadoop.warmup.TaskWarmup
+    JVMREUSE_CLUSTER_WARMUP_MAIN=${JVMREUSE_WARMUP_MAIN:-}
+    JVMREUSE_CLUSTER_WARMUP_CP=${JVMREUSE_WARMUP_CP:-}
+    if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN ]] && grep -aqF "${class//.//}.class" "$JVMREUSE_PATCH_JAR" 2>/dev/null; then
+        JVMREUSE_CLUSTER_WARMUP_MAIN=$class
+        JVMREUSE_CLUSTER_WARMUP_CP="$(jvmreuse_app_jars | tr , :):$JVMREUSE_PATCH_JAR"
+    elif [[ $JVMREUSE_CLUSTER_WARMUP_MAIN == none ]]; then
+        JVMREUSE_CLUSTER_WARMUP_MAIN='' JVMREUSE_CLUSTER_WARMUP_CP=''
+    fi
+}

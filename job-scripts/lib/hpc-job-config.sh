@@ -1,0 +1,163 @@
+# shellcheck shell=bash disable=SC2034 # globals (HPC_*) are shared by the hpc-job*.sh files
+#
+# hpc-job-config.sh -- where everything goes (dirs, ports) and the Hadoop configuration of the
+# master and of every node.
+# Part of the HPC job library; sourced by hpc-job.sh, which documents the whole.
+
+# ---------------------------------------------------------------------------------------------
+# Places and ports
+
+_hpc_port_names_master=(rm rm_scheduler rm_tracker rm_admin rm_web jhs jhs_web nn nn_http)
+_hpc_port_names_node=(nm nm_localizer nm_web nm_shuffle dn dn_http dn_ipc)
+
+# Sets HPC_PORT_BASE: master ports at BASE+0.., node i's at BASE+10*i+0..; several nodes may
+# share a host, so every node gets its own. Checked free on this host (where emulated nodes live).
+_hpc_pick_ports() {
+    local id base tries=0 i j busy
+    id=$(_hpc_job_id)
+    id=${id//[^0-9]/}
+    id=${id:-$$}
+    if ((${#id} > 6)); then
+        id=${id: -6}
+    fi
+    base=${JVMREUSE_PORT_BASE:-$((20000 + ((10#$id * 97) % 800) * 12))}
+    while :; do
+        busy=''
+        for ((i = 0; i <= HPC_N && i <= 100; i++)); do
+            for ((j = 0; j < 9; j++)); do
+                if jvmreuse_port_busy $((base + 10 * i + j)); then
+                    busy=$((base + 10 * i + j))
+                    break 2
+                fi
+            done
+        done
+        [[ -n $busy ]] || break
+        if [[ -n $JVMREUSE_PORT_BASE ]] || ((++tries > 20)); then
+            _hpc_die "port $busy (from JVMREUSE_PORT_BASE=$base) is in use on $(hostname): choose another JVMREUSE_PORT_BASE"
+        fi
+        base=$((20000 + (base - 20000 + 1213) % 9600))
+    done
+    HPC_PORT_BASE=$base
+}
+
+# Port of service $1 (a master name, or a node name with node index $2).
+_hpc_port() {
+    local k
+    if [[ -z ${2:-} ]]; then
+        for k in "${!_hpc_port_names_master[@]}"; do
+            [[ ${_hpc_port_names_master[k]} == "$1" ]] && { printf '%s' $((HPC_PORT_BASE + k)); return; }
+        done
+    else
+        for k in "${!_hpc_port_names_node[@]}"; do
+            [[ ${_hpc_port_names_node[k]} == "$1" ]] && { printf '%s' $((HPC_PORT_BASE + 10 * (($2 - 1) % 100 + 1) + k)); return; }
+        done
+    fi
+    return 1
+}
+
+_hpc_places() {
+    local id
+    id=$(_hpc_job_id)
+    HPC_JOB_ID=${id:-manual-$$}
+    local submit
+    if [[ $HPC_SCHED == pjm ]]; then
+        submit=${PJM_O_WORKDIR:-$PWD}
+    else
+        submit=${SLURM_SUBMIT_DIR:-$PWD}
+    fi
+    HPC_OUT=${JVMREUSE_OUTPUT_DIR:-$submit/jvmreuse-$HPC_JOB_ID}
+    [[ $HPC_OUT == /* ]] || HPC_OUT=$submit/$HPC_OUT
+    HPC_WORK=${JVMREUSE_WORK_DIR:-$HPC_OUT/run}
+    HPC_DATA=${JVMREUSE_DATA_DIR:-$HPC_OUT/data}
+    HPC_SOCKET_DIR=${JVMREUSE_SOCKET_DIR:-/tmp/jvmreuse-$EUID-$HPC_JOB_ID}
+    local p
+    for p in "$HPC_OUT" "$HPC_WORK" "$HPC_DATA" "$HPC_SOCKET_DIR" "${JVMREUSE_LOCAL_DIR:-/}"; do
+        [[ $p == /* && ! $p =~ [[:space:]:,@] ]] || _hpc_die "the path '$p' must be absolute, without spaces, ':', ',' or '@' (class paths and Hadoop lists split on them)"
+    done
+    if ((${#HPC_SOCKET_DIR} + ${#HPC_N} + 12 > 107)); then
+        _hpc_die "the socket dir JVMREUSE_SOCKET_DIR=$HPC_SOCKET_DIR is too long for a Unix socket (107 bytes)"
+    fi
+    if [[ -e $HPC_WORK/job.env ]]; then
+        _hpc_die "the work dir $HPC_WORK holds another job (job.env): choose a new JVMREUSE_OUTPUT_DIR / JVMREUSE_WORK_DIR"
+    fi
+}
+
+# The NodeManager local dir of node $1 (name): node-local disk or the shared work dir.
+_hpc_node_local_dir() {
+    if [[ -n $JVMREUSE_LOCAL_DIR ]]; then
+        printf '%s/jvmreuse-%s-%s/%s/local' "$JVMREUSE_LOCAL_DIR" "$EUID" "$HPC_JOB_ID" "$1"
+    else
+        printf '%s/nodes/%s/local' "$HPC_WORK" "$1"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Configuration from the templates in job-scripts/conf
+
+# Values for the templates (lib/hadoop-conf.sh) shared by every node.
+_hpc_template_values() {
+    local fs=file:/// app_cp am_opts
+    if [[ $JVMREUSE_HDFS == 1 ]]; then
+        fs=hdfs://$HPC_MASTER_ADDR:$(_hpc_port nn)
+    fi
+    app_cp="$HPC_WORK/master/conf,$JVMREUSE_HADOOP_LIB/*${JVMREUSE_PATCH_JAR:+,$JVMREUSE_PATCH_JAR}"
+    if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 ]]; then
+        app_cp+=",$JVMREUSE_MPI_SHUFFLE_JAR"
+    fi
+    am_opts=$(jvmreuse_am_opts $((JVMREUSE_AM_MEMORY * 3 / 4)))
+    JVMREUSE_CONF_TEMPLATES=$HPC_CONF_DIR
+    declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$HPC_WORK [MASTER_ADDR]=$HPC_MASTER_ADDR [BIND_ADDR]=0.0.0.0
+        [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=$HPC_VCORES [APP_CLASSPATH]=$app_cp [AM_OPTS]=${am_opts% }
+        [AM_MEMORY]=$JVMREUSE_AM_MEMORY [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]='' [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS
+        [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine)
+        [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP [PORT_RM]=$(_hpc_port rm) [PORT_RM_SCHEDULER]=$(_hpc_port rm_scheduler)
+        [PORT_RM_TRACKER]=$(_hpc_port rm_tracker) [PORT_RM_ADMIN]=$(_hpc_port rm_admin) [PORT_RM_WEB]=$(_hpc_port rm_web)
+        [PORT_JHS]=$(_hpc_port jhs) [PORT_JHS_WEB]=$(_hpc_port jhs_web) [PORT_NN]=$(_hpc_port nn)
+        [PORT_NN_HTTP]=$(_hpc_port nn_http))
+}
+
+# Writes <work>/master/conf and <work>/nodes/<node>/conf for every node (by-index/<i> links to it).
+_hpc_write_configs() {
+    local i name
+    mkdir -p "$HPC_WORK/nodes/by-index"
+    _hpc_template_values
+    jvmreuse_conf_write_shared "$HPC_WORK/master/conf" || _hpc_die "cannot write the Hadoop configuration"
+    for i in "${!HPC_NODES[@]}"; do
+        name=${HPC_NODES[i]}
+        _hpc_write_node_config "$((i + 1))" "$name"
+        ln -sfn "../$name" "$HPC_WORK/nodes/by-index/$((i + 1))"
+    done
+}
+
+# Writes the configuration of node $2 (index $1): the shared files plus its NodeManager's ports
+# and dirs, its shuffle port, its pool socket (pool mode) and its DataNode (HDFS).
+_hpc_write_node_config() {
+    local i=$1 name=$2 nd s
+    nd=$HPC_WORK/nodes/$name
+    mkdir -p "$nd/logs" "$nd/pids" "$nd/container-logs"
+    JVMREUSE_CONF[NODE_NAME]=$name
+    JVMREUSE_CONF[NODE_INDEX]=$i
+    JVMREUSE_CONF[NODE_LOCAL_DIR]=$(_hpc_node_local_dir "$name")
+    JVMREUSE_CONF[NODE_LOG_DIR]=$nd/container-logs
+    JVMREUSE_CONF[DN_DATA_DIR]=${JVMREUSE_CONF[NODE_LOCAL_DIR]}/hdfs-data
+    JVMREUSE_CONF[POOL_SOCKET]=$HPC_SOCKET_DIR/pool$i.sock
+    for s in "${_hpc_port_names_node[@]}"; do
+        JVMREUSE_CONF[PORT_${s^^}]=$(_hpc_port "$s" "$i")
+    done
+    jvmreuse_conf_write_node "$nd/conf" || _hpc_die "cannot write the Hadoop configuration of node $name"
+    printf 'NODE_LOCAL_DIR=%q\n' "${JVMREUSE_CONF[NODE_LOCAL_DIR]}" >"$nd/node.env"
+}
+
+# Writes <work>/job.env: what the node agents (hpc-node.sh) need.
+_hpc_write_job_env() {
+    {
+        printf '# written by hpc-job.sh for the node agents of job %s\n' "$HPC_JOB_ID"
+        local v
+        for v in HPC_SCHED HPC_JOB_ID HPC_WORK HPC_OUT HPC_REPO HPC_SOCKET_DIR HPC_N HPC_SLOTS HPC_MASTER_ADDR \
+            JVMREUSE_POOL JVMREUSE_HDFS JVMREUSE_LOCAL_DIR JVMREUSE_START_TIMEOUT JVMREUSE_STOP_TIMEOUT \
+            JVMREUSE_DAEMON_HEAP JVMREUSE_CLUSTER_JAVA_HOME JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_JAVA_MAJOR; do
+            printf '%s=%q\n' "$v" "${!v:-}"
+        done
+    } >"$HPC_WORK/job.env"
+    printf '%s\n' "${HPC_NODES[@]}" >"$HPC_WORK/nodes.txt"
+}

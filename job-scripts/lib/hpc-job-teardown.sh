@@ -1,0 +1,180 @@
+# shellcheck shell=bash disable=SC2034 # globals (HPC_*) are shared by the hpc-job*.sh files
+#
+# hpc-job-teardown.sh -- stopping: the teardown by PID (also on signals and the time limit),
+# leftovers, collecting logs and timings.
+# Part of the HPC job library; sourced by hpc-job.sh, which documents the whole.
+
+# ---------------------------------------------------------------------------------------------
+# Stopping
+
+# Processes of this job on this host that are left: their environment names this job (the
+# scheduler's job id, or JVMREUSE_JOB_WORK=<work dir>); not this shell, its ancestors or its
+# session. One grep over all /proc/*/environ.
+_hpc_leftovers() {
+    local f pid mysid skip patterns=(-e "JVMREUSE_JOB_WORK=$HPC_WORK")
+    case $HPC_SCHED in
+        slurm) patterns+=(-e "SLURM_JOB_ID=$HPC_JOB_ID") ;;
+        pjm) patterns+=(-e "PJM_JOBID=$HPC_JOB_ID") ;;
+    esac
+    mysid=$(jvmreuse_stat_field $$ sid || echo 0)
+    skip=$(jvmreuse_protected_pids)
+    while IFS= read -r f; do
+        pid=${f#/proc/}
+        pid=${pid%/environ}
+        [[ $pid =~ ^[0-9]+$ && $skip != *" $pid "* && -O /proc/$pid ]] || continue
+        _jvmreuse_alive "$pid" || continue
+        [[ $(jvmreuse_stat_field "$pid" sid) != "$mysid" ]] || continue
+        printf '%s\n' "$pid"
+    done < <(grep -lzxF "${patterns[@]}" /proc/[0-9]*/environ 2>/dev/null || true)
+}
+
+# PIDs in pid files $@ that are alive.
+_hpc_pids_of() {
+    local f pid
+    for f in "$@"; do
+        [[ -f $f ]] || continue
+        pid=$(cat "$f" 2>/dev/null || true)
+        [[ $pid =~ ^[0-9]+$ ]] && _jvmreuse_alive "$pid" && printf '%s\n' "$pid"
+    done
+    return 0
+}
+
+# NodeManager/DataNode PIDs of nodes that run on this host (their pid file says so).
+_hpc_local_node_pids() {
+    local f host
+    host=$(uname -n)
+    for f in "$HPC_WORK"/nodes/*/pids/*.pid; do
+        [[ -f $f && $(cat "${f%.pid}.host" 2>/dev/null) == "$host" ]] || continue
+        _hpc_pids_of "$f"
+    done
+}
+
+# Stops everything the job started, by PID. Graceful after a normal run (agents stop their
+# NodeManagers, then RM/JHS, then the pools); fast after a signal or the time limit (everything
+# at once, SIGKILL after 3 s: scancel gives only KillWait seconds). Then ends leftover job processes.
+_hpc_teardown() {
+    local status=$? pids=() limit t0 leftovers=()
+    trap '' INT TERM
+    [[ -n ${HPC_WORK:-} && -d ${HPC_WORK:-/nonexistent}/master ]] || return "$status"
+    [[ -z ${HPC_TORN_DOWN:-} ]] || return "$status"
+    HPC_TORN_DOWN=1
+    _hpc_mode_post_hook "$status" || status=$?
+    t0=$(date +%s)
+    touch "$HPC_WORK/stop" 2>/dev/null || true
+    limit=$JVMREUSE_STOP_TIMEOUT
+    if [[ -n ${HPC_FAST:-} ]]; then
+        limit=2
+        _hpc_log "stopping everything now (signal or time limit)"
+        # Everything at once: the daemons, the launches, the client, and every other process of
+        # the job on this host (task containers too), so that it is over before Slurm's SIGKILL.
+        mapfile -t pids < <(
+            [[ -z ${HPC_CHILD:-} ]] || { _jvmreuse_alive "$HPC_CHILD" && printf '%s\n' "$HPC_CHILD"; }
+            _hpc_local_node_pids
+            _hpc_pids_of "$HPC_WORK"/master/pids/*.pid
+            _hpc_leftovers
+        )
+        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
+    else
+        _hpc_log "stopping: NodeManagers (agents), then ResourceManager and JobHistoryServer, then the pools"
+        if [[ -n ${HPC_CHILD:-} ]] && _jvmreuse_alive "$HPC_CHILD"; then
+            jvmreuse_terminate 3 _hpc_log "$HPC_CHILD"
+        fi
+        # The agents see <work>/stop within a second and stop their daemons.
+        mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/agent*.pid)
+        local waited=0 alive
+        while ((${#pids[@]} > 0 && waited < limit * 10 + 50)); do
+            alive=()
+            for p in "${pids[@]}"; do _jvmreuse_alive "$p" && alive+=("$p"); done
+            ((${#alive[@]} > 0)) || break
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/agent*.pid; _hpc_local_node_pids)
+        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
+        mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/{resourcemanager,historyserver,namenode}.pid)
+        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
+        if [[ -f $HPC_WORK/master/pids/pools.pid ]] && [[ -n ${JVMREUSE_CLIENT:-} ]]; then
+            local s
+            for s in "$HPC_SOCKET_DIR"/pool*.sock; do
+                if [[ -S $s ]]; then
+                    "$JVMREUSE_CLIENT" --socket "$s" stop --now >/dev/null 2>&1 || true
+                fi
+            done
+            mapfile -t pids < <(_hpc_pids_of "$HPC_WORK/master/pids/pools.pid")
+            waited=0
+            while ((${#pids[@]} > 0 && waited < 100)) && _jvmreuse_alive "${pids[0]}"; do
+                sleep 0.1
+                waited=$((waited + 1))
+            done
+        fi
+        mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/*.pid)
+        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
+    fi
+    wait 2>/dev/null || true
+    mapfile -t leftovers < <(_hpc_leftovers)
+    if ((${#leftovers[@]} > 0)); then
+        local what=() comm
+        for p in "${leftovers[@]}"; do
+            comm='?'
+            read -r comm 2>/dev/null <"/proc/$p/comm" || true
+            what+=("$p ($comm)")
+        done
+        _hpc_log "ending leftover processes of the job: ${what[*]}"
+        jvmreuse_terminate "$([[ -n ${HPC_FAST:-} ]] && echo 1 || echo 3)" _hpc_log "${leftovers[@]}"
+    fi
+    rm -rf "$HPC_SOCKET_DIR" 2>/dev/null || true
+    if [[ -n $JVMREUSE_LOCAL_DIR ]]; then
+        rm -rf "$JVMREUSE_LOCAL_DIR/jvmreuse-$EUID-$HPC_JOB_ID" 2>/dev/null || true
+    fi
+    _hpc_collect "$status"
+    _hpc_log "stopped everything in $(($(date +%s) - t0)) s; exit status $status; output in $HPC_OUT"
+    return "$status"
+}
+
+_hpc_on_signal() {
+    trap '' INT TERM
+    HPC_FAST=1
+    _hpc_log "received SIG$1 (scancel/pjdel, or the time limit is near): stopping everything"
+    if [[ $1 == INT ]]; then exit 130; fi
+    exit 143
+}
+
+# Gathers what a user looks at into the output dir: daemon, agent, pool and container logs (links
+# when they are in the work dir inside it), the timing CSVs and pictures, a summary and phases.
+_hpc_collect() {
+    local status=$1 name f
+    mkdir -p "$HPC_OUT/logs" "$HPC_OUT/timings"
+    if [[ $HPC_WORK != "$HPC_OUT"/* ]]; then
+        cp -r "$HPC_WORK/master/logs" "$HPC_OUT/logs/master" 2>/dev/null || true
+        for name in "${HPC_NODES[@]}"; do
+            mkdir -p "$HPC_OUT/logs/nodes/$name"
+            cp -r "$HPC_WORK/nodes/$name"/{logs,pool-logs,container-logs} "$HPC_OUT/logs/nodes/$name/" 2>/dev/null || true
+        done
+        cp -r "$HPC_WORK/app-logs" "$HPC_OUT/logs/app-logs" 2>/dev/null || true
+    else
+        ln -sfn "../${HPC_WORK#"$HPC_OUT"/}/master/logs" "$HPC_OUT/logs/master" 2>/dev/null || true
+        ln -sfn "../${HPC_WORK#"$HPC_OUT"/}/nodes" "$HPC_OUT/logs/nodes" 2>/dev/null || true
+        [[ ! -d $HPC_WORK/app-logs ]] || ln -sfn "../${HPC_WORK#"$HPC_OUT"/}/app-logs" "$HPC_OUT/logs/app-logs" 2>/dev/null || true
+    fi
+    {
+        printf 'phase,seconds\n'
+        printf '%s\n' "${HPC_PHASES[@]}"
+        printf 'teardown,%s\n' $(($(date +%s) - ${HPC_PHASE_T:-$(date +%s)}))
+    } >"$HPC_OUT/timings/job-phases.csv" 2>/dev/null || true
+    {
+        printf 'job %s (%s) on %s nodes: %s\n' "$HPC_JOB_ID" "$HPC_SCHED" "${HPC_N:-?}" "${HPC_NODES[*]:-}"
+        printf 'workload %s, pool %s, MPI shuffle %s, slots %s, exit status %s\n' "$JVMREUSE_WORKLOAD" "$JVMREUSE_POOL" \
+            "$JVMREUSE_MPI_SHUFFLE" "${HPC_SLOTS:-}" "$status"
+        [[ -z ${HPC_VERIFIED:-} ]] || printf '%s\n' "$HPC_VERIFIED"
+        printf 'memory: %s\n' "${HPC_MEMORY_LINE:-}"
+        printf 'files:\n'
+        (cd "$HPC_OUT" && find timings -maxdepth 1 -type f | sort | sed 's/^/  /')
+        [[ ! -f $HPC_OUT/terasort-compare.txt ]] || cat "$HPC_OUT/terasort-compare.txt"
+    } >"$HPC_OUT/summary.txt" 2>/dev/null || true
+    for f in "$HPC_OUT"/timings/*.png; do
+        [[ -f $f ]] && return 0
+    done
+    if [[ $JVMREUSE_WORKLOAD == pagerank || $JVMREUSE_WORKLOAD == kmeans ]] && ((status == 0)); then
+        _hpc_log "WARNING: no timeline picture in $HPC_OUT/timings (does the node have fonts? see logs/workload.log)"
+    fi
+}
