@@ -14,6 +14,10 @@
 # one rank per node (PJM, where there is no ssh or srun between nodes). Settings: see
 # job-scripts/conf/jvmreuse-job.conf and docs/job-scripts.md. The caller uses `set -euo pipefail`.
 #
+# The phases live in hpc-job-{settings,nodes,config,start,modes,workloads,teardown}.sh (one file
+# each, sourced below; docs/job-scripts.md "Layout of job-scripts/lib"); the core they share is
+# defaults.sh, hadoop-env.sh, hadoop-conf.sh, hadoop-daemons.sh, pool.sh, ports.sh, processes.sh.
+#
 # Nodes are named after the allocation's node list (SLURMD_NODENAME-like names), never after
 # `hostname`: several "nodes" may share one host (the Slurm testbed), so per-node dirs, ports and
 # pool sockets are all per node name / node index.
