@@ -37,6 +37,18 @@ _hpc_stage_input() {
     fi
 }
 
+# With JVMREUSE_VERIFY=1, checks the result of workload $1 ($2: what it computed) against the
+# workloads' in-memory reference (verify-$1 with the options "${@:3}"); sets HPC_VERIFIED.
+_hpc_verify() {
+    local name=$1 what=$2
+    shift 2
+    [[ $JVMREUSE_VERIFY == 1 ]] || return 0
+    _hpc_log "checking the $what against the in-memory reference (verify-$name)"
+    _hpc_hadoop "$HPC_OUT/logs/verify.log" jar "$HPC_WORKLOADS_JAR" "verify-$name" "$@" --output "$HPC_DATA/$name" ||
+        { _hpc_log "ERROR: verify-$name failed: the $what differ from the reference"; return 1; }
+    HPC_VERIFIED="verify-$name passed: $(tail -n 1 "$HPC_OUT/logs/verify.log")"
+}
+
 _hpc_workload_pagerank() {
     local input mode
     input=$(_hpc_input "$HPC_DATA/graph")
@@ -51,12 +63,7 @@ _hpc_workload_pagerank() {
     _hpc_hadoop "$HPC_OUT/logs/workload.log" jar "$HPC_WORKLOADS_JAR" pagerank --input "$input" --output "$HPC_DATA/pagerank" \
         --iterations "$JVMREUSE_ITERATIONS" --reducers "$HPC_REDUCERS" --label pagerank --timings "$HPC_OUT/timings" \
         --results "$HPC_OUT/timings/results.csv" --mode "$mode" || return 1
-    if [[ $JVMREUSE_VERIFY == 1 ]]; then
-        _hpc_log "checking the ranks against the in-memory reference (verify-pagerank)"
-        _hpc_hadoop "$HPC_OUT/logs/verify.log" jar "$HPC_WORKLOADS_JAR" verify-pagerank --graph "$input" \
-            --output "$HPC_DATA/pagerank" || { _hpc_log "ERROR: verify-pagerank failed: the ranks differ from the reference"; return 1; }
-        HPC_VERIFIED="verify-pagerank passed: $(tail -n 1 "$HPC_OUT/logs/verify.log")"
-    fi
+    _hpc_verify pagerank ranks --graph "$input"
 }
 
 _hpc_workload_kmeans() {
@@ -74,12 +81,7 @@ _hpc_workload_kmeans() {
     _hpc_hadoop "$HPC_OUT/logs/workload.log" jar "$HPC_WORKLOADS_JAR" kmeans --input "$input" --output "$HPC_DATA/kmeans" \
         --k "$JVMREUSE_KMEANS_K" --iterations "$JVMREUSE_ITERATIONS" --reducers "$HPC_REDUCERS" --label kmeans \
         --timings "$HPC_OUT/timings" --results "$HPC_OUT/timings/results.csv" --mode "$mode" || return 1
-    if [[ $JVMREUSE_VERIFY == 1 ]]; then
-        _hpc_log "checking the centroids against the in-memory reference (verify-kmeans)"
-        _hpc_hadoop "$HPC_OUT/logs/verify.log" jar "$HPC_WORKLOADS_JAR" verify-kmeans --input "$input" \
-            --output "$HPC_DATA/kmeans" || { _hpc_log "ERROR: verify-kmeans failed: the centroids differ from the reference"; return 1; }
-        HPC_VERIFIED="verify-kmeans passed: $(tail -n 1 "$HPC_OUT/logs/verify.log")"
-    fi
+    _hpc_verify kmeans centroids --input "$input"
 }
 
 # The run time (ms) of job $1 as the JobHistoryServer records it, from the workloads' timing

@@ -1,4 +1,4 @@
-# shellcheck shell=bash source-path=SCRIPTDIR
+# shellcheck shell=bash source-path=SCRIPTDIR disable=SC2034 # globals (HPC_*) are shared by the hpc-job*.sh files
 #
 # hpc-job.sh -- the shared library of the JVM Reuse Hadoop batch jobs on Slurm and PJM
 # (job-scripts/sbatch/*.sbatch, job-scripts/pjsub/*.pjsub). A job script sources it and calls
@@ -22,20 +22,14 @@
 # `hostname`: several "nodes" may share one host (the Slurm testbed), so per-node dirs, ports and
 # pool sockets are all per node name / node index.
 
-# shellcheck source=defaults.sh
-source "$(dirname "${BASH_SOURCE[0]}")/defaults.sh"
-# shellcheck source=pool.sh
-source "$(dirname "${BASH_SOURCE[0]}")/pool.sh"
-# shellcheck source=hadoop-conf.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hadoop-conf.sh"
-# shellcheck source=ports.sh
-source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
-# shellcheck source=hadoop-daemons.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hadoop-daemons.sh"
-# shellcheck source=hadoop-env.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hadoop-env.sh"
-# shellcheck source=hpc-job-modes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hpc-job-modes.sh"
+# shellcheck source=core.sh
+source "$(dirname "${BASH_SOURCE[0]}")/core.sh"
+# The phases, one file each (checked on their own by shellcheck).
+for _hpc_part in settings nodes config start modes workloads teardown; do
+    # shellcheck source=/dev/null
+    source "$(dirname "${BASH_SOURCE[0]}")/hpc-job-$_hpc_part.sh"
+done
+unset _hpc_part
 
 HPC_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -47,18 +41,6 @@ _hpc_die() {
 
 # Every setting of the job, with its default (defaults.sh; conf/jvmreuse-job.conf documents them).
 HPC_SETTINGS=("${JVMREUSE_DEFAULTS[@]}" "${JVMREUSE_JOB_DEFAULTS[@]}")
-# shellcheck source=hpc-job-settings.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hpc-job-settings.sh"
-# shellcheck source=hpc-job-nodes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hpc-job-nodes.sh"
-# shellcheck source=hpc-job-config.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hpc-job-config.sh"
-# shellcheck source=hpc-job-start.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hpc-job-start.sh"
-# shellcheck source=hpc-job-workloads.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hpc-job-workloads.sh"
-# shellcheck source=hpc-job-teardown.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hpc-job-teardown.sh"
 
 _hpc_phase() {
     local now

@@ -17,18 +17,8 @@ set -euo pipefail
 work=${1:?usage: hpc-node.sh WORK_DIR [NODE_INDEX]}
 index=${2:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=defaults.sh
-source "$here/defaults.sh"
-# shellcheck source=pool.sh
-source "$here/pool.sh"
-# shellcheck source=hadoop-conf.sh
-source "$here/hadoop-conf.sh"
-# shellcheck source=ports.sh
-source "$here/ports.sh"
-# shellcheck source=hadoop-daemons.sh
-source "$here/hadoop-daemons.sh"
-# shellcheck source=hadoop-env.sh
-source "$here/hadoop-env.sh"
+# shellcheck source=core.sh
+source "$here/core.sh"
 # shellcheck source=/dev/null
 source "$work/job.env"
 

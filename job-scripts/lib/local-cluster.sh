@@ -75,18 +75,8 @@
 # instead of waiting forever), no virtual-memory check. Everything listens on 127.0.0.1 except
 # the ShuffleHandler, which Hadoop 2.2 binds to 0.0.0.0.
 
-# shellcheck source=defaults.sh
-source "$(dirname "${BASH_SOURCE[0]}")/defaults.sh"
-# shellcheck source=pool.sh
-source "$(dirname "${BASH_SOURCE[0]}")/pool.sh"
-# shellcheck source=hadoop-conf.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hadoop-conf.sh"
-# shellcheck source=ports.sh
-source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
-# shellcheck source=hadoop-daemons.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hadoop-daemons.sh"
-# shellcheck source=hadoop-env.sh
-source "$(dirname "${BASH_SOURCE[0]}")/hadoop-env.sh"
+# shellcheck source=core.sh
+source "$(dirname "${BASH_SOURCE[0]}")/core.sh"
 
 _jvmreuse_cluster_log() { jvmreuse_log jvmreuse-cluster "$@"; }
 
@@ -657,7 +647,7 @@ jvmreuse_cluster_stop() {
 
 # Prints the cluster's daemons (PID, alive or not), pools and ports; returns 1 if nothing runs.
 jvmreuse_cluster_status() {
-    local d=$JVMREUSE_CLUSTER_DIR f name pid state running=1
+    local d=$JVMREUSE_CLUSTER_DIR running=1
     if [[ ! -f $d/cluster.env ]]; then
         printf 'no cluster in %s\n' "$d"
         return 1
@@ -671,22 +661,10 @@ jvmreuse_cluster_status() {
     printf 'cluster %s: %s NodeManagers, pool %s, mpi shuffle %s, hdfs %s, java %s\n' "$d" "$CLUSTER_NODEMANAGERS" \
         "$( ((CLUSTER_POOL == 1)) && echo yes || echo no)" "$( ((${CLUSTER_MPI_SHUFFLE:-0} == 1)) && echo yes || echo no)" \
         "$( ((CLUSTER_HDFS == 1)) && echo yes || echo no)" "$CLUSTER_JAVA_HOME"
-    while IFS= read -r f; do
-        name=${f#"$d"/}
-        name=${name#pids/}
-        name=${name%.pid}
-        pid=$(cat "$f" 2>/dev/null || true)
-        if _jvmreuse_cluster_owns "$pid"; then
-            state=running
-            running=0
-        else
-            state=DEAD
-        fi
-        if [[ $name == pools ]]; then
-            name="pools (mpirun)"
-        fi
-        printf '  %-18s pid %-8s %s\n' "$name" "$pid" "$state"
-    done < <(_jvmreuse_cluster_pid_files | sort)
+    # D/pools.pid is the pools' mpirun
+    if jvmreuse_pid_file_states _jvmreuse_cluster_owns 18 < <(_jvmreuse_cluster_pid_files | sort); then
+        running=0
+    fi
     if ((CLUSTER_POOL == 1)); then
         local i
         jvmreuse_load_build "$JVMREUSE_REPO" >/dev/null 2>&1 || true

@@ -83,3 +83,22 @@ jvmreuse_protected_pids() {
     done
     printf '%s%s ' "$skip" "$$"
 }
+
+# Prints, for each pid file named on stdin, "  NAME pid PID running|DEAD" (NAME: the file's name
+# without .pid, in a column $2 wide), where $1 is a function that says whether a PID is alive and
+# ours. Returns 0 if any runs.
+jvmreuse_pid_file_states() {
+    local owns=$1 width=$2 f name pid state any=1
+    while IFS= read -r f; do
+        name=${f##*/}
+        name=${name%.pid}
+        pid=$(cat "$f" 2>/dev/null || true)
+        state=DEAD
+        if "$owns" "$pid"; then
+            state=running
+            any=0
+        fi
+        printf "  %-${width}s pid %-8s %s\n" "$name" "$pid" "$state"
+    done
+    return "$any"
+}

@@ -606,26 +606,14 @@ jvmreuse_slurm_env() {
 
 # Prints the daemons (PID, running or not), sinfo and squeue; returns 1 unless every daemon runs.
 jvmreuse_slurm_status() {
-    local d=$JVMREUSE_SLURM_DIR f name pid state any=1
+    local d=$JVMREUSE_SLURM_DIR
     if [[ ! -f $d/testbed.env ]]; then
         printf 'no Slurm testbed in %s\n' "$d"
         return 1
     fi
     _jvmreuse_slurm_read_env
     printf 'Slurm testbed %s: %s nodes, cluster %s, SLURM_CONF=%s\n' "$d" "$TESTBED_NODES" "$TESTBED_CLUSTER" "$JVMREUSE_SLURM_CONF"
-    while IFS= read -r f; do
-        name=${f##*/}
-        name=${name%.pid}
-        pid=$(cat "$f" 2>/dev/null || true)
-        if _jvmreuse_slurm_owns "$pid"; then
-            state=running
-            any=0
-        else
-            state=DEAD
-        fi
-        printf '  %-12s pid %-8s %s\n' "$name" "$pid" "$state"
-    done < <(_jvmreuse_slurm_pid_files)
-    if ((any != 0)); then
+    if ! jvmreuse_pid_file_states _jvmreuse_slurm_owns 12 < <(_jvmreuse_slurm_pid_files); then
         printf '  not running (logs in %s/log)\n' "$d"
         return 1
     fi
