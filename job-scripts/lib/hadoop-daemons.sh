@@ -19,6 +19,9 @@
 #   jvmreuse_hdfs_format DIR CONF_DIR   formats the NameNode's name dir (log: DIR/logs/namenode-format.log)
 #   jvmreuse_start_namenode DIR CONF_DIR
 #   jvmreuse_start_datanode DIR CONF_DIR WEBAPPS_DIR   WEBAPPS_DIR: the DIR of jvmreuse_hdfs_webapps
+#   jvmreuse_rm_has_nodes HOST:PORT N   whether the RM (its web address) reports N active NodeManagers
+#   jvmreuse_nn_has_datanode HOST:PORT  whether the NameNode (its http address) reports a live DataNode
+# Stopping is by PID file: processes.sh's jvmreuse_stop_pid_files with DIR/pids/NAME.pid.
 
 # The JVM options a Hadoop 2.2 web app (RM, NM, JHS, MR AppMaster) needs on Java 9+ (Guice 3/cglib).
 _jvmreuse_webapp_opts() {
@@ -111,4 +114,16 @@ jvmreuse_start_namenode() {
 jvmreuse_start_datanode() {
     jvmreuse_daemon_start "$1" datanode "$2:$3/hdfs/webapps-root:$(_jvmreuse_hadoop_cp)" \
         org.apache.hadoop.hdfs.server.datanode.DataNode
+}
+
+jvmreuse_rm_has_nodes() {
+    local metrics
+    metrics=$(curl -sf --max-time 3 "http://$1/ws/v1/cluster/metrics" 2>/dev/null) || return 1
+    [[ $metrics =~ \"activeNodes\":([0-9]+) ]] && ((BASH_REMATCH[1] >= $2))
+}
+
+jvmreuse_nn_has_datanode() {
+    local jmx
+    jmx=$(curl -sf --max-time 2 "http://$1/jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState" 2>/dev/null) || return 1
+    [[ $jmx =~ \"NumLiveDataNodes\"\ *:\ *([0-9]+) ]] && ((BASH_REMATCH[1] >= 1))
 }

@@ -178,12 +178,6 @@ _hpc_start_agents() {
     fi
 }
 
-# Whether the RM reports $1 active NodeManagers.
-_hpc_rm_nodes() {
-    local metrics
-    metrics=$(curl -sf --max-time 3 "http://$HPC_MASTER_ADDR:$(_hpc_port rm_web)/ws/v1/cluster/metrics" 2>/dev/null) || return 1
-    [[ $metrics =~ \"activeNodes\":([0-9]+) ]] && ((BASH_REMATCH[1] >= $1))
-}
 
 # Waits until every NodeManager is registered and the JobHistoryServer answers; fails early when
 # a daemon, an agent or the pools' launch dies.
@@ -191,7 +185,7 @@ _hpc_wait_ready() {
     local deadline f name jhs
     deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
     jhs=$(_hpc_port jhs)
-    until _hpc_rm_nodes "$HPC_N" && (exec 3<>"/dev/tcp/$HPC_MASTER_ADDR/$jhs") 2>/dev/null; do
+    until jvmreuse_rm_has_nodes "$HPC_MASTER_ADDR:$(_hpc_port rm_web)" "$HPC_N" && (exec 3<>"/dev/tcp/$HPC_MASTER_ADDR/$jhs") 2>/dev/null; do
         _hpc_check_deadline
         for f in "$HPC_WORK"/master/pids/*.pid; do
             name=$(basename "$f" .pid)

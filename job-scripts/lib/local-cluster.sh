@@ -300,20 +300,6 @@ _jvmreuse_cluster_wait_for() {
     done
 }
 
-# Whether the RM reports $1 active NodeManagers (REST API on its web port).
-_jvmreuse_rm_has_nodes() {
-    local metrics
-    metrics=$(curl -sf --max-time 2 "http://127.0.0.1:${JVMREUSE_CLUSTER_PORTS[rm_web]}/ws/v1/cluster/metrics" 2>/dev/null) || return 1
-    [[ $metrics =~ \"activeNodes\":([0-9]+) ]] && ((BASH_REMATCH[1] >= $1))
-}
-
-# Whether the NameNode reports a live DataNode (its /jmx servlet).
-_jvmreuse_nn_has_datanode() {
-    local jmx
-    jmx=$(curl -sf --max-time 2 "http://127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nn_http]}/jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState" 2>/dev/null) || return 1
-    [[ $jmx =~ \"NumLiveDataNodes\"\ *:\ *([0-9]+) ]] && ((BASH_REMATCH[1] >= 1))
-}
-
 # ---------------------------------------------------------------------------------------------
 # Start
 
@@ -465,10 +451,10 @@ _jvmreuse_cluster_start_all() {
         jvmreuse_start_nodemanager "$d" "nodemanager$i" "$d/nm$i/conf" "$d/conf"
     done
     _jvmreuse_cluster_wait_for "$JVMREUSE_NODEMANAGERS active NodeManagers" resourcemanager \
-        _jvmreuse_rm_has_nodes "$JVMREUSE_NODEMANAGERS" || return 1
+        jvmreuse_rm_has_nodes "127.0.0.1:${JVMREUSE_CLUSTER_PORTS[rm_web]}" "$JVMREUSE_NODEMANAGERS" || return 1
     _jvmreuse_cluster_wait_for "port ${JVMREUSE_CLUSTER_PORTS[jhs]}" historyserver jvmreuse_port_open "${JVMREUSE_CLUSTER_PORTS[jhs]}" || return 1
     if [[ $JVMREUSE_HDFS == 1 ]]; then
-        _jvmreuse_cluster_wait_for "a live DataNode" datanode _jvmreuse_nn_has_datanode || return 1
+        _jvmreuse_cluster_wait_for "a live DataNode" datanode jvmreuse_nn_has_datanode "127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nn_http]}" || return 1
     fi
     _jvmreuse_cluster_wait_pools
     _jvmreuse_cluster_check_alive
