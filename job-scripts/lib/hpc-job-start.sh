@@ -178,7 +178,6 @@ _hpc_start_agents() {
     fi
 }
 
-
 # Waits until every NodeManager is registered and the JobHistoryServer answers; fails early when
 # a daemon, an agent or the pools' launch dies.
 _hpc_wait_ready() {
