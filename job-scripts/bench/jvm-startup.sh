@@ -21,24 +21,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=job-scripts/lib/pool.sh
 source "$repo/job-scripts/lib/pool.sh"
+# shellcheck source=job-scripts/lib/bench-pools.sh
+source "$repo/job-scripts/lib/bench-pools.sh"
 
 runs=${RUNS:-15}
 warmup=${WARMUP:-3}
-work=$(mktemp -d /tmp/jvmreuse-bench.XXXXXX)
+bench_pools_dir startup
 export JVMREUSE_SLOTS=${SLOTS:-2}
-backends=()
-
-# One pool per MPI backend, each in its own directory ($work/<backend>/pool.sock).
-pool_socket() { printf '%s/%s/pool.sock' "$work" "$1"; }
-cleanup() {
-    local b
-    for b in ${backends[@]+"${backends[@]}"}; do
-        JVMREUSE_POOL_PID='' JVMREUSE_SOCKET=$(pool_socket "$b") jvmreuse_pool_stop now || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 jvmreuse_load_build "$repo"
 if [[ ! -d $repo/workloads/target/lib ]]; then
@@ -56,16 +45,9 @@ config=$work/config.xml
     echo '</configuration>'
 } >"$config"
 
-read -r -a wanted <<<"${BACKENDS:-native java}"
-for b in "${wanted[@]}"; do
-    if [[ $b == java && -z ${BACKENDS:-} && -z ${MPI_JAVA_JAR:-} ]]; then
-        continue # no Java bindings here: the native backend alone
-    fi
-    JVMREUSE_SOCKET=$(pool_socket "$b") JVMREUSE_MPI_BACKEND=$b jvmreuse_pool_start
-    backends+=("$b")
-done
+bench_pools_start verbose
 export JVMREUSE_SOCKET
-JVMREUSE_SOCKET=$(pool_socket "${backends[0]}")
+JVMREUSE_SOCKET=$(bench_pool_socket "${backends[0]}")
 
 # variant name -> command (word lists kept in arrays); the pooled ones on the first backend's pool
 hello_java=("$java" -cp "$workloads_jar" org.jvmreuse.workloads.Hello bench)
@@ -75,7 +57,7 @@ heavy_pool=("$JVMREUSE_CLIENT" run --shared-cp "$hadoop_cp" -cp "$workloads_jar:
     org.jvmreuse.workloads.ConfigHeavy "$config")
 heavy_pool_unshared=("$JVMREUSE_CLIENT" run -cp "$workloads_jar:$hadoop_cp" org.jvmreuse.workloads.ConfigHeavy "$config")
 # the same two pooled programs on another backend's pool ($1), for the backend comparison
-on_pool() { "$JVMREUSE_CLIENT" --socket "$(pool_socket "$1")" "${@:2}"; }
+on_pool() { "$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$1")" "${@:2}"; }
 hello_other=(on_pool "${backends[-1]}" run -cp "$workloads_jar" org.jvmreuse.workloads.Hello bench)
 heavy_other=(on_pool "${backends[-1]}" run --shared-cp "$hadoop_cp" -cp "$workloads_jar:$hadoop_cp"
     org.jvmreuse.workloads.ConfigHeavy "$config")

@@ -21,26 +21,16 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=job-scripts/lib/pool.sh
 source "$repo/job-scripts/lib/pool.sh"
+# shellcheck source=job-scripts/lib/bench-pools.sh
+source "$repo/job-scripts/lib/bench-pools.sh"
 size=${SIZE:-536870912}
 repeat=${REPEAT:-3}
 rounds=${ROUNDS:-3}
 for v in "$size" "$repeat" "$rounds"; do
     [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "SIZE, REPEAT and ROUNDS must be whole numbers >= 1" >&2; exit 2; }
 done
-work=$(mktemp -d /tmp/jvmreuse-bench-transport.XXXXXX)
+bench_pools_dir transport
 export JVMREUSE_SLOTS=1 JVMREUSE_WARMUP_RUNS=20
-backends=()
-
-pool_socket() { printf '%s/%s/pool.sock' "$work" "$1"; }
-cleanup() {
-    local b
-    for b in ${backends[@]+"${backends[@]}"}; do
-        JVMREUSE_POOL_PID='' JVMREUSE_SOCKET=$(pool_socket "$b") jvmreuse_pool_stop now || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 jvmreuse_load_build "$repo"
 shuffle_jar=$(find "$repo/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' | head -n 1)
@@ -60,21 +50,13 @@ XML
 # shellcheck disable=SC2034 # read by jvmreuse_pool_command
 JVMREUSE_POOL_EXTRA_ARGS=(--service org.jvmreuse.shuffle.server.ShuffleManager
     --service-cp "$shuffle_jar:$hadoop_lib/*" --service-opt "conf-dir=$work/conf")
-read -r -a wanted <<<"${BACKENDS:-native java}"
-for b in "${wanted[@]}"; do
-    if [[ $b == java && -z ${BACKENDS:-} && -z ${MPI_JAVA_JAR:-} ]]; then
-        continue # no Java bindings here: the native backend alone
-    fi
-    JVMREUSE_SOCKET=$(pool_socket "$b") JVMREUSE_MPI_BACKEND=$b jvmreuse_pool_start >/dev/null 2>&1 ||
-        { echo "the $b pool did not start (see $work/$b/logs)" >&2; exit 1; }
-    backends+=("$b")
-done
+bench_pools_start quiet
 
 # One round on backend $1: the pulls (median MB/s of the concurrent mode) and MpiBandwidth (1 MiB,
 # non-blocking, best of its timed run), appended to $work/<backend>.fetch and .raw.
 round() {
     local b=$1 out
-    out=$("$JVMREUSE_CLIENT" --socket "$(pool_socket "$b")" run --shared-cp "$shuffle_jar" -cp "$shuffle_jar" \
+    out=$("$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b")" run --shared-cp "$shuffle_jar" -cp "$shuffle_jar" \
         org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" "$repeat")
     printf '%s\n' "$out" >>"$work/$b.log"
     sed -n 's/^fetch mode=concurrent chunk=1048576 .* MBps=\([0-9.]*\) best=.*/\1/p' <<<"$out" >>"$work/$b.fetch"
@@ -107,7 +89,7 @@ printf '%-10s %-44s %28s %28s\n' backend "MPI library" "shuffle MB/s median (ran
 for b in "${backends[@]}"; do
     read -r fm fl fh < <(stats "$work/$b.fetch")
     read -r rm rl rh < <(stats "$work/$b.raw")
-    lib=$(jvmreuse_status_field "$("$JVMREUSE_CLIENT" --socket "$(pool_socket "$b")" status --json)" mpi | sed 's/^[^,]*, //' | cut -c1-44)
+    lib=$(jvmreuse_status_field "$("$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b")" status --json)" mpi | sed 's/^[^,]*, //' | cut -c1-44)
     printf '%-10s %-44s %10.1f (%6.0f-%6.0f) %10.1f (%6.0f-%6.0f)\n' "$b" "$lib" "$fm" "$fl" "$fh" "$rm" "$rl" "$rh"
 done
 if ((${#backends[@]} > 1)); then
