@@ -163,7 +163,7 @@ _hpc_collect() {
     } >"$HPC_OUT/timings/job-phases.csv" 2>/dev/null || true
     {
         printf 'job %s (%s) on %s nodes: %s\n' "$HPC_JOB_ID" "$HPC_SCHED" "${HPC_N:-?}" "${HPC_NODES[*]:-}"
-        printf 'workload %s, pool %s, MPI shuffle %s, slots %s, exit status %s\n' "$JVMREUSE_WORKLOAD" "$JVMREUSE_POOL" \
+        printf 'mode %s, workload %s, pool %s, MPI shuffle %s, slots %s, exit status %s\n' "$JVMREUSE_MODE" "$JVMREUSE_WORKLOAD" "$JVMREUSE_POOL" \
             "$JVMREUSE_MPI_SHUFFLE" "${HPC_SLOTS:-}" "$status"
         [[ -z ${HPC_VERIFIED:-} ]] || printf '%s\n' "$HPC_VERIFIED"
         printf 'memory: %s\n' "${HPC_MEMORY_LINE:-}"

@@ -81,7 +81,7 @@ hpc_job_main() {
     HPC_MASTER_ADDR=${JVMREUSE_MASTER_ADDR:-$(uname -n)}
     _hpc_places
     _hpc_pick_ports
-    _hpc_log "job $(_hpc_job_id) ($HPC_SCHED): $HPC_N nodes (${HPC_NODES[*]}), master $HPC_MASTER ($HPC_MASTER_ADDR), workload $JVMREUSE_WORKLOAD"
+    _hpc_log "job $(_hpc_job_id) ($HPC_SCHED): $HPC_N nodes (${HPC_NODES[*]}), master $HPC_MASTER ($HPC_MASTER_ADDR), mode $JVMREUSE_MODE, workload $JVMREUSE_WORKLOAD"
     _hpc_log "config $HPC_CONF_FILE; output $HPC_OUT; ports from $HPC_PORT_BASE; memory: $HPC_MEMORY_LINE"
 
     # 2. From here on, whatever happens, everything is stopped.
