@@ -40,6 +40,15 @@
 #           every 0.25 s, and the CPU seconds per thread name go to the log (largest first) and to
 #           OUT with -threads.csv for .csv. JOB_OPTS: more -D options for every sort (split on
 #           spaces), e.g. JOB_OPTS="-Djvmreuse.shuffle.window=8" to try MPI shuffle settings.
+#           TRANSPORT (default 1): after the sorts, with the cluster stopped, run
+#           mpi-shuffle-transport.sh (the transport alone, its defaults; output in the cluster dir).
+#
+# Last line (issue 15's one-line result):
+#   shuffle: mpi/http phase X.XXx (1 fetcher) Y.YYx (5 fetchers); cpu mpi/http A.AAx B.BBx; transport N MB/s
+# phase: the http variant's shuffle mean / mpi-concurrent's (medians; > 1: MPI is faster); cpu: CPU
+# seconds of all JVMs during mpi-concurrent's shuffle phase / during http's (means; < 1: MPI costs
+# less; needs THREAD_CPU=1, else n/a); transport: the native backend's median from
+# mpi-shuffle-transport.sh (n/a with TRANSPORT=0). Ratios need COPIES to include 1 and 5.
 #
 # Example: SIZE=100M COPIES=5 WARMUP=0 job-scripts/bench/terasort-shuffle.sh
 set -euo pipefail
@@ -65,6 +74,7 @@ nodemanagers=${NODEMANAGERS:-2}
 mpi_shuffle=${MPI_SHUFFLE:-1}
 job_timeout=${JOB_TIMEOUT:-3600}
 thread_cpu=${THREAD_CPU:-0}
+transport=${TRANSPORT:-1}
 read -r -a job_opts <<<"${JOB_OPTS:-}"
 out_csv=${OUT:-$repo/build/bench/terasort-shuffle.csv}
 examples=$repo/hadoop-patch/target/hadoop/lib/hadoop-mapreduce-examples-2.2.0.jar
@@ -104,6 +114,7 @@ done
 ((rounds >= 1 && reduces >= 1 && gen_maps >= 1 && nodemanagers >= 1)) || die "ROUNDS, REDUCES, MAPS, NODEMANAGERS must be >= 1"
 ((${#variants[@]} > 0 && ${#copies[@]} > 0)) || die "VARIANTS and COPIES must not be empty"
 [[ $thread_cpu == [01] ]] || die "THREAD_CPU must be 0 or 1 (got $thread_cpu)"
+[[ $transport == [01] ]] || die "TRANSPORT must be 0 or 1 (got $transport)"
 threads_csv=${out_csv%.csv}-threads.csv
 any_mpi=
 for v in "${variants[@]}"; do
@@ -477,3 +488,38 @@ for item in "${order[@]}"; do
         log "WARNING: ${item%%:*} with parallelcopies ${item##*:} shows no maps fetched over MPI (MPI_MAPS): its numbers are not the MPI shuffle's"
     fi
 done
+
+# --- the one-line result ---------------------------------------------------------------------
+
+transport_mbps=n/a
+if ((transport)); then
+    bench_cluster_stop_now
+    log "the transport alone: job-scripts/bench/mpi-shuffle-transport.sh (output: $dir/transport.log)"
+    "$here/mpi-shuffle-transport.sh" >"$dir/transport.log" 2>&1 || die "mpi-shuffle-transport.sh failed: see $dir/transport.log"
+    transport_mbps=$(awk '$1 == "native" && $3 ~ /^[0-9.]+$/ { printf "%.0f", $3 }' "$dir/transport.log")
+    [[ -n $transport_mbps ]] || die "no native backend line in $dir/transport.log"
+fi
+# phase_ratio PC: http's median shuffle mean / mpi-concurrent's; cpu_ratio PC: mean CPU seconds of
+# mpi-concurrent / of http during the phase ("n/a" where a variant or THREAD_CPU is missing).
+phase_ratio() {
+    awk -F, -v pc="$1" '
+        function median(s,   n, v, i, j, t) { n = split(s, v, " ")
+            for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+        NR > 1 && $3 == pc && ($2 == "http" || $2 == "mpi-concurrent") { m[$2] = m[$2] " " $7 }
+        END { if (("http" in m) && ("mpi-concurrent" in m) && median(m["mpi-concurrent"]) > 0)
+                  printf "%.2fx", median(m["http"]) / median(m["mpi-concurrent"]); else printf "n/a" }' "$out_csv"
+}
+cpu_ratio() {
+    if ((!thread_cpu)); then
+        printf n/a
+        return
+    fi
+    awk -F, -v pc="$1" '
+        NR > 1 && $3 == pc && $6 == "total" { s[$2] += $7; n[$2]++ }
+        END { if (n["http"] && n["mpi-concurrent"] && s["http"] > 0)
+                  printf "%.2fx", (s["mpi-concurrent"] / n["mpi-concurrent"]) / (s["http"] / n["http"]); else printf "n/a" }' "$threads_csv"
+}
+[[ $transport_mbps == n/a ]] || transport_mbps+=" MB/s"
+printf 'shuffle: mpi/http phase %s (1 fetcher) %s (5 fetchers); cpu mpi/http %s %s; transport %s\n' \
+    "$(phase_ratio 1)" "$(phase_ratio 5)" "$(cpu_ratio 1)" "$(cpu_ratio 5)" "$transport_mbps"

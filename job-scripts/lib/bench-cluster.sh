@@ -11,6 +11,8 @@
 #   bench_cluster_stop_with PID
 #                            a helper process the benchmark started (a sampler) that is stopped, by PID,
 #                            before the cluster on exit
+#   bench_cluster_stop_now   stops those helpers and the cluster now (the dir stays until exit), so that
+#                            a benchmark can measure something else on an idle machine afterwards
 # shellcheck disable=SC2154 # repo, log and die come from the sourcing script
 
 bench_cluster_dir() {
@@ -36,12 +38,17 @@ bench_cluster_stop_with() {
     _bench_helpers+=("$1")
 }
 
-_bench_cluster_stop() {
+bench_cluster_stop_now() {
     if ((${#_bench_helpers[@]})); then
         kill "${_bench_helpers[@]}" 2>/dev/null || true
         wait "${_bench_helpers[@]}" 2>/dev/null || true
+        _bench_helpers=()
     fi
     "$repo/job-scripts/bin/jvmreuse-cluster" stop --dir "$dir" >/dev/null 2>&1 || true
+}
+
+_bench_cluster_stop() {
+    bench_cluster_stop_now
     if [[ -z ${KEEP:-} ]]; then
         rm -rf "$dir"
     else
