@@ -35,6 +35,10 @@ set -euo pipefail
 number() { # name value: a non-negative decimal number, or a clear error
     [[ $2 =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "$1 must be a non-negative number, got '$2'" >&2; exit 2; }
 }
+positive() { # name value: a decimal number above 0 (a bandwidth or a factor to divide by)
+    number "$1" "$2"
+    [[ $2 =~ [1-9] ]] || { echo "$1 must be above 0, got '$2'" >&2; exit 2; }
+}
 data_gb=${DATA_GB:-10}
 nodes=${NODES:-"4 16 64 256 1024"}
 http_cpu=${HTTP_CPU_S_PER_GB:-2.83}
@@ -43,7 +47,8 @@ cores=${SHUFFLE_CORES:-8}
 block_mb=${BLOCK_MB:-256}
 copies=${COPIES:-5}
 seg_ms=${SEG_MS:-0}
-for v in DATA_GB:"$data_gb" HTTP_CPU_S_PER_GB:"$http_cpu" MPI_CPU_S_PER_GB:"$mpi_cpu" SEG_MS:"$seg_ms"; do
+positive DATA_GB "$data_gb"
+for v in HTTP_CPU_S_PER_GB:"$http_cpu" MPI_CPU_S_PER_GB:"$mpi_cpu" SEG_MS:"$seg_ms"; do
     number "${v%%:*}" "${v#*:}"
 done
 for v in SHUFFLE_CORES:"$cores" BLOCK_MB:"$block_mb" COPIES:"$copies"; do
@@ -70,7 +75,7 @@ for m in "${machines[@]}"; do
     for i in "${!keys[@]}"; do
         var="${prefix}_${keys[$i]}"
         values[i]=${!var:-${values[i]}}
-        number "$var" "${values[i]}"
+        if [[ $var == *_GBS && $var != *_LINK_GBS ]]; then positive "$var" "${values[i]}"; else number "$var" "${values[i]}"; fi
     done
     echo
     echo "== $title: cpu x${values[0]}, MPI ${values[1]} GB/s, TCP ${values[2]} GB/s," \
