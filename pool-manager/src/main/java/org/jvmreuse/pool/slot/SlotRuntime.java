@@ -196,8 +196,8 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 if (problem != null) {
                     throw new IllegalStateException("warm-up run of " + mainClass + " failed: " + problem);
                 }
-                if (i == runs) {
-                    List<String> output = Files.readAllLines(cwd.resolve("stdout"));
+                if (i == runs && Files.isRegularFile(cwd.resolve("stdout"))) {
+                    List<String> output = Files.readAllLines(cwd.resolve("stdout"), java.nio.charset.StandardCharsets.ISO_8859_1);
                     PoolLog.get().info("warm-up " + mainClass + ": " + (output.isEmpty() ? "no output" : output.get(output.size() - 1)));
                 }
             } finally {
