@@ -17,12 +17,17 @@ import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
  * What a slot runs before it serves, so that Hadoop's task code is loaded and JIT-compiled
  * before the first real task: a small word count through Hadoop's LocalJobRunner in the
  * working directory (configuration parsing, the map side's sort and spill, the merge, the
- * reduce, the output committer, counters, the local file system). Select it for a pool with
+ * reduce, the output committer, counters, the local file system), then the reduce side of a real
+ * shuffle, over HTTP and, with the MPI shuffle on the class path, over MPI ({@link ShuffleWarmup}:
+ * about {@value #SHUFFLE_KB_ENV} KiB of map output, default {@value #SHUFFLE_KB}, 0 for none), so
+ * that the first reducer does not compile its fetch and merge code. Select it for a pool with
  * {@code --warmup-main org.jvmreuse.hadoop.warmup.TaskWarmup} and the Hadoop class path the
  * executor shares as {@code --warmup-cp}; the run hooks reset what it leaves, as after a task.
  */
 public final class TaskWarmup {
     private static final int LINES = 2000;
+    static final String SHUFFLE_KB_ENV = "JVMREUSE_WARMUP_SHUFFLE_KB";
+    static final int SHUFFLE_KB = 1024;
 
     private TaskWarmup() {
     }
@@ -49,6 +54,25 @@ public final class TaskWarmup {
         if (!job.waitForCompletion(false)) {
             throw new IOException("the warm-up job failed");
         }
+        long shuffleKb = shuffleKb(System.getenv(SHUFFLE_KB_ENV));
+        if (shuffleKb > 0) {
+            System.out.println("warm-up shuffle: " + ShuffleWarmup.run(Files.createDirectories(dir.resolve("shuffle")), shuffleKb << 10));
+        }
+    }
+
+    static long shuffleKb(String setting) {
+        if (setting == null || setting.isBlank()) {
+            return SHUFFLE_KB;
+        }
+        try {
+            long kb = Long.parseLong(setting.trim());
+            if (kb >= 0) {
+                return kb;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(SHUFFLE_KB_ENV + " must be a number of KiB >= 0, not '" + setting + "'");
     }
 
     private static String text() {

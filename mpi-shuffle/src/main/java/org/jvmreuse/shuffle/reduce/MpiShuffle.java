@@ -3,6 +3,7 @@ package org.jvmreuse.shuffle.reduce;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.mapred.JobConf;
@@ -48,6 +49,16 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
     private MpiShuffleSettings settings;
     private Throwable throwable;
     private String throwingThreadName;
+    /** Where the fetchers find the slot's link: the attached one, or a warm-up's own. */
+    private final Supplier<SlotLink> links;
+
+    public MpiShuffle() {
+        this(SlotLink::current);
+    }
+
+    MpiShuffle(Supplier<SlotLink> links) {
+        this.links = links;
+    }
 
     @Override
     public void init(Context context) {
@@ -98,7 +109,7 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
     }
 
     private List<Thread> startFetchers() {
-        SlotLink link = SlotLink.current();
+        SlotLink link = links.get();
         RankDirectory directory = link == null ? null : RankDirectory.of(link.directory());
         if (link == null) {
             LOG.info("MPI shuffle: this reducer does not run in a pool slot; all map outputs come over HTTP");

@@ -39,9 +39,14 @@ public final class SlotLink {
     }
 
     public static void attach(Map<String, Object> port) {
+        attached = detached(port);
+    }
+
+    /** A link on {@code port} that is not the slot's (the warm-up's in-JVM message loop). */
+    static SlotLink detached(Map<String, Object> port) {
         SlotLink link = new SlotLink(port);
         MessagePort.receiveWith(port, link::receive);
-        attached = link;
+        return link;
     }
 
     public static void beforeRun(BiConsumer<String, String> setenv) {

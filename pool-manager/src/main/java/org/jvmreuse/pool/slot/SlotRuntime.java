@@ -184,8 +184,10 @@ public final class SlotRuntime implements MpiTransport.Handler {
         for (int i = 1; i <= runs; i++) {
             Path cwd = Files.createTempDirectory("jvmreuse-warmup");
             try {
+                // The last run's last line of output goes to the log: what the warm-up did (TaskWarmup: its shuffles).
+                String stdout = i == runs ? cwd.resolve("stdout").toString() : "/dev/null";
                 RunSpec spec = new RunSpec(mainClass, classPath, shared, List.of(), Map.of(), environment,
-                        cwd.toString(), "/dev/null", "/dev/null", "/dev/null");
+                        cwd.toString(), "/dev/null", stdout, "/dev/null");
                 TaskRun run = new TaskRun(-i, spec, context, false);
                 String problem = run.execute();
                 if (problem == null) {
@@ -193,6 +195,10 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 }
                 if (problem != null) {
                     throw new IllegalStateException("warm-up run of " + mainClass + " failed: " + problem);
+                }
+                if (i == runs && Files.isRegularFile(cwd.resolve("stdout"))) {
+                    List<String> output = Files.readAllLines(cwd.resolve("stdout"), java.nio.charset.StandardCharsets.ISO_8859_1);
+                    PoolLog.get().info("warm-up " + mainClass + ": " + (output.isEmpty() ? "no output" : output.get(output.size() - 1)));
                 }
             } finally {
                 try (var files = Files.walk(cwd)) {

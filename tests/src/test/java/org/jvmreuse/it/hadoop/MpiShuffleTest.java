@@ -48,8 +48,9 @@ class MpiShuffleTest {
     @BeforeAll
     static void startCluster() throws Exception {
         // As many slots as containers per NodeManager: no task falls back to the stock launch
-        // (whose reducers would fetch over HTTP).
-        cluster = HadoopCluster.start(2, "--pool", "--slots", "4");
+        // (whose reducers would fetch over HTTP)
+        // (not speed: see HadoopCluster). With the slots' shuffle warm-up, on a small size.
+        cluster = HadoopCluster.start(Map.of("JVMREUSE_WARMUP_SHUFFLE_KB", "256"), 2, "--pool", "--slots", "4");
         text = cluster.newDir("text");
         ExampleJobsTest.writeText(text, 6, 2000);
     }
@@ -98,6 +99,35 @@ class MpiShuffleTest {
             served.put(i, segments);
         }
         return served;
+    }
+
+    /**
+     * Every slot's warm-up ran a reducer's shuffle over HTTP and then over MPI (TaskWarmup checks
+     * that each merged all the maps' records; a slot whose warm-up fails never serves).
+     */
+    @Test
+    @Order(0)
+    void everySlotWarmedUpTheHttpAndMpiShuffles() throws Exception {
+        Pattern shuffled = Pattern.compile("warm-up shuffle: \\[http: 12 maps, (\\d+) records, (\\d+) bytes merged in \\d+ ms, "
+                + "mpi: 12 maps, (\\d+) records, (\\d+) bytes merged");
+        int slots = 0;
+        for (int i = 1; i <= cluster.nodeManagers; i++) {
+            try (Stream<Path> logs = Files.list(cluster.dir.resolve("pool" + i + "/logs"))) {
+                for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("slot")).toList()) {
+                    String text = Files.readString(log);
+                    if (!text.contains("runs of org.jvmreuse.hadoop.warmup.TaskWarmup in")) {
+                        continue; // a spare slot still warming up
+                    }
+                    Matcher m = shuffled.matcher(text);
+                    assertTrue(m.find(), log + " has no shuffle warm-up:\n" + text);
+                    assertTrue(Long.parseLong(m.group(1)) > 1000, m.group());
+                    assertEquals(m.group(1), m.group(3), m.group());
+                    assertEquals(m.group(2), m.group(4), m.group());
+                    slots++;
+                }
+            }
+        }
+        assertTrue(slots >= 8, "slots warmed up: " + slots);
     }
 
     @Test

@@ -1,0 +1,124 @@
+package org.jvmreuse.shuffle.reduce;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.jvmreuse.shuffle.server.ShuffleManager;
+
+/**
+ * The MPI shuffle with the pool's MPI replaced by two message threads in this JVM, one for the
+ * Shuffle Manager and one for the reducer (as the pool's communication threads are), so that a
+ * slot's warm-up runs the reducer's and the server's Java code (MpiShuffle, MpiCopier,
+ * SegmentStream, the protocol's messages, ShuffleServer, MapOutputs) without calling MPI.
+ * hadoop-patch's TaskWarmup finds it by name when the MPI shuffle is on its class path. It
+ * serves the map outputs under {@code localDir} for the host {@code 127.0.0.1:shufflePort}, and
+ * uses its own link, never the slot's. {@link #close} stops everything it started.
+ */
+public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
+    private static final int SERVER_RANK = 0;
+    private static final int REDUCER_RANK = 1;
+
+    private final Path localDir;
+    private final int shufflePort;
+    private final ExecutorService serverThread = Executors.newSingleThreadExecutor(r -> thread(r, "warmup-shuffle-server-comm"));
+    private final ExecutorService reducerThread = Executors.newSingleThreadExecutor(r -> thread(r, "warmup-shuffle-reducer-comm"));
+    private BiConsumer<Integer, ByteBuffer> serverReceiver;
+    private BiConsumer<Integer, ByteBuffer> reducerReceiver;
+    private MpiShuffle<K, V> shuffle;
+    private boolean serving;
+
+    public LoopbackShuffle(Path localDir, int shufflePort) {
+        this.localDir = localDir;
+        this.shufflePort = shufflePort;
+    }
+
+    @Override
+    public void init(Context<K, V> context) {
+        try {
+            Path conf = Files.createDirectories(localDir.resolveSibling(localDir.getFileName() + "-conf"));
+            Files.writeString(conf.resolve("yarn-site.xml"), "<configuration>"
+                    + property("yarn.nodemanager.local-dirs", localDir.toString())
+                    + property("yarn.nodemanager.hostname", "127.0.0.1")
+                    + property("mapreduce.shuffle.port", Integer.toString(shufflePort)) + "</configuration>");
+            Map<String, Object> server = port(r -> serverReceiver = r);
+            server.put("options", Map.of("conf-dir", conf.toString(), "threads", "2"));
+            server.put("log", (BiConsumer<String, String>) (level, message) -> { });
+            String announced = ShuffleManager.start(server);
+            serving = true;
+            Map<String, Object> reducer = port(r -> reducerReceiver = r);
+            reducer.put("rank", REDUCER_RANK);
+            reducer.put("directory", List.of(announced));
+            SlotLink link = SlotLink.detached(reducer);
+            shuffle = new MpiShuffle<>(() -> link);
+            shuffle.init(context);
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("the MPI shuffle warm-up could not start: " + e, e);
+        }
+    }
+
+    private static String property(String name, String value) {
+        return "<property><name>" + name + "</name><value>" + value + "</value></property>";
+    }
+
+    /**
+     * A process's MPI: a message to the server goes to the server's thread and one to the reducer
+     * to the reducer's (the pool's communication threads); buffers are direct, as MPI's are.
+     */
+    private Map<String, Object> port(Consumer<BiConsumer<Integer, ByteBuffer>> receiver) {
+        Map<String, Object> port = new HashMap<>();
+        port.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> {
+            if (dest == SERVER_RANK) {
+                serverThread.execute(() -> serverReceiver.accept(REDUCER_RANK, payload));
+            } else {
+                reducerThread.execute(() -> reducerReceiver.accept(SERVER_RANK, payload));
+            }
+        });
+        port.put("buffer", (IntFunction<ByteBuffer>) ByteBuffer::allocateDirect);
+        port.put("release", (Consumer<ByteBuffer>) buffer -> { });
+        port.put("receiver", receiver);
+        return port;
+    }
+
+    @Override
+    public RawKeyValueIterator run() throws IOException, InterruptedException {
+        return shuffle.run();
+    }
+
+    @Override
+    public void close() {
+        if (shuffle != null) {
+            shuffle.close();
+        }
+        if (serving) {
+            ShuffleManager.stop();
+            serving = false;
+        }
+        serverThread.shutdownNow();
+        reducerThread.shutdownNow();
+        try {
+            serverThread.awaitTermination(2, TimeUnit.SECONDS);
+            reducerThread.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Thread thread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+}
