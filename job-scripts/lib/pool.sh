@@ -50,7 +50,7 @@
 #   JVMREUSE_MPI_BACKEND native (JNI over the MPI C API; the default where it was built) or java
 #                        (Open MPI's Java bindings); see docs/mpi.md
 #   JVMREUSE_JAVA        java for the pool JVMs (default: $JAVA_HOME/bin/java, else java on PATH)
-#   JVMREUSE_SLOT_HEAP   -Xmx of each pool JVM (default 1g)
+#   JVMREUSE_SLOT_HEAP   heap of each pool JVM, -Xmx and -Xms (default 1g)
 #   JVMREUSE_JVM_OPTS    extra options for the pool JVMs (word-split)
 #   JVMREUSE_START_TIMEOUT  seconds to wait for the pools (default 120)
 #   JVMREUSE_WARMUP_MAIN, JVMREUSE_WARMUP_CP  a program each slot also runs before it serves, with
@@ -241,12 +241,17 @@ jvmreuse_java() {
 # The JVM options of every pool process. The agent and the boot jar trap exits; the opened
 # packages are the JDK internals a slot switches per run; the native library does chdir/dup2
 # and stops leftover threads; the MPI backend's options come last (jvmreuse_mpi_backend).
+# -Xms = -Xmx: the full GC a slot runs after a run that left files open (docs/design.md) would
+# otherwise shrink the heap to what is live (~45 MB), and the next reducer's in-memory map
+# outputs (G1 humongous objects) would then start a concurrent cycle in a heap too small for
+# them (docs/benchmarks.md, "MPI shuffle vs HTTP shuffle"). Pages are resident only once used.
 jvmreuse_pool_jvm_opts() {
     local java=$1 major
     jvmreuse_mpi_backend || return 1
     major=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
     JVMREUSE_POOL_JVM_OPTS=(
         "-Xmx${JVMREUSE_SLOT_HEAP:-1g}"
+        "-Xms${JVMREUSE_SLOT_HEAP:-1g}"
         "-javaagent:$POOL_JAR"
         "-Xbootclasspath/a:$BOOT_JAR"
         --add-opens java.base/java.lang=ALL-UNNAMED
