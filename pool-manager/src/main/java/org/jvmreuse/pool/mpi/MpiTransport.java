@@ -160,9 +160,14 @@ public final class MpiTransport {
         doorbells.wakeSelf();
     }
 
-    /** Runs the communication loop on the calling thread until {@link #stop}. */
+    /**
+     * Runs the communication loop on the calling thread until {@link #stop}. The thread is named
+     * {@code mpi-comm}, so that per-thread CPU counts (thread-cpu.sh) tell it from a slot's task
+     * threads, which are named {@code main} as in a JVM of its own.
+     */
     public void run(Handler handler) throws IOException {
         commThread = Thread.currentThread();
+        commThread.setName("mpi-comm");
         serving = true;
         long lastTraffic = System.nanoTime();
         while (running || !outbox.isEmpty() || (!inFlight.isEmpty() && System.nanoTime() - stoppedAt < stopDrainNanos)) {
