@@ -24,9 +24,9 @@ import org.jvmreuse.pool.PoolLog;
  * and the others' (whose Shuffle Managers serve it), so service traffic between them is rung for
  * like any other; only for a while after service traffic with a peer that has no doorbell here
  * (a process on another node) does the loop poll briskly, as that peer cannot wake it. Nothing
- * that happens while handling one
- * message, peer or service ends the loop: a {@code Throwable} fails that message, and one that
- * may have damaged the JVM is reported to the handler (a slot then retires).
+ * that happens while handling one message, peer or service ends the loop: a {@code Throwable}
+ * fails that message, and one that may have damaged the JVM is reported to the handler (a slot
+ * then retires).
  */
 public final class MpiTransport {
     /** Receives every message; called on the communication thread, so it must not block. */
