@@ -3,7 +3,9 @@ package org.jvmreuse.pool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jvmreuse.pool.manager.PoolManager;
 import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.Mpi;
@@ -48,11 +50,19 @@ public final class PoolMain {
         }
         int threadLevel = mpi.initThread(Mpi.THREAD_FUNNELED);
         int rank = mpi.rank();
+        String[] hosts;
         PoolTopology topology;
         Path socket;
+        Map<Integer, Path> neighbours = new LinkedHashMap<>();
         try {
-            topology = PoolTopology.of(gatherHosts(mpi), rank, options.ranksPerPool(), options.spares());
+            hosts = gatherHosts(mpi);
+            topology = PoolTopology.of(hosts, rank, options.ranksPerPool(), options.spares());
             socket = options.socketPath(topology.host(), topology.poolIndex(), topology.sharedHost());
+            // The control sockets of the other pools on this host: a slot connects a doorbell to each.
+            for (Map.Entry<Integer, Integer> other : PoolTopology.otherManagersOn(hosts, options.ranksPerPool(),
+                    topology.host(), topology.poolIndex()).entrySet()) {
+                neighbours.put(other.getValue(), options.socketPath(topology.host(), other.getKey(), true));
+            }
             PoolLog.open(options.logDir(socket, topology.host(), topology.poolIndex()),
                     topology.isManager(rank) ? "manager-" + topology.poolIndex() : "slot-rank" + rank);
         } catch (IllegalArgumentException | IOException e) {
@@ -61,7 +71,7 @@ public final class PoolMain {
             return;
         }
         Doorbells doorbells = new Doorbells();
-        String doorbellKey = exchangeDoorbellKeys(mpi, topology, doorbells);
+        String doorbellKey = exchangeDoorbellKeys(mpi, topology, hosts, doorbells);
         MpiTransport transport = new MpiTransport(mpi, doorbells);
         PoolLog.get().info("rank " + rank + " of " + mpi.size() + " on " + topology.host()
                 + ", pool " + topology.poolIndex() + ", MPI: " + transport.describe() + ", thread level "
@@ -75,7 +85,7 @@ public final class PoolMain {
             if (topology.isManager(rank)) {
                 new PoolManager(topology, socket, transport, doorbells).run();
             } else {
-                new SlotRuntime(topology, socket, transport, doorbells, options, port, doorbellKey).run();
+                new SlotRuntime(topology, socket, neighbours, transport, doorbells, options, port, doorbellKey).run();
             }
         } catch (Throwable e) {
             PoolLog.get().error("rank " + rank + " failed", e);
@@ -111,24 +121,30 @@ public final class PoolMain {
     /**
      * Each slot makes a random key and every rank learns the others' over MPI; a slot's doorbell
      * presents its key, so that only that slot's own connection can ring for it or tell its
-     * manager that it died (a local process of the same user cannot forge one). Returns this
-     * rank's key ("" for a manager).
+     * manager that it died (a local process of the same user cannot forge one). A manager
+     * expects the doorbells of every slot on its host ({@code hostOfRank}, from
+     * MPI_Get_processor_name): its own pool's and those of the other pools there, which fetch
+     * map outputs from its Shuffle Manager. Returns this rank's key ("" for a manager).
      */
-    private static String exchangeDoorbellKeys(Mpi mpi, PoolTopology topology, Doorbells doorbells) {
+    static String exchangeDoorbellKeys(Mpi mpi, PoolTopology topology, String[] hostOfRank, Doorbells doorbells) {
         int rank = mpi.rank();
         String mine = topology.isManager(rank) ? "" : Doorbells.newKey();
         byte[][] all = mpi.allGather(mine.getBytes(StandardCharsets.US_ASCII));
         if (topology.isManager(rank)) {
-            for (List<Integer> ranks : List.of(topology.slotRanks(), topology.spareRanks())) {
-                for (int slot : ranks) {
-                    doorbells.expect(slot, new String(all[slot], StandardCharsets.US_ASCII));
+            for (int other = 0; other < all.length; other++) {
+                // Managers have no key: only slots and spares connect doorbells.
+                if (other != rank && all[other].length > 0 && hostOfRank[other].equals(topology.host())) {
+                    doorbells.expect(other, new String(all[other], StandardCharsets.US_ASCII));
                 }
             }
         }
         return mine;
     }
 
-    /** Every rank's short host name, indexed by rank. */
+    /**
+     * Every rank's short host name (MPI_Get_processor_name up to the first dot), indexed by rank:
+     * it splits the launch into pools and tells each rank which peers share its host.
+     */
     private static String[] gatherHosts(Mpi mpi) {
         String name = mpi.processorName();
         int dot = name.indexOf('.');

@@ -25,21 +25,7 @@ public record PoolTopology(int poolIndex, String host, int managerRank, List<Int
     }
 
     public static PoolTopology of(String[] hostOfRank, int rank, int ranksPerPool, int spares) {
-        List<List<Integer>> pools = new ArrayList<>();
-        if (ranksPerPool > 0) {
-            for (int r = 0; r < hostOfRank.length; r++) {
-                if (r % ranksPerPool == 0) {
-                    pools.add(new ArrayList<>());
-                }
-                pools.get(pools.size() - 1).add(r);
-            }
-        } else {
-            Map<String, List<Integer>> byHost = new LinkedHashMap<>();
-            for (int r = 0; r < hostOfRank.length; r++) {
-                byHost.computeIfAbsent(hostOfRank[r], h -> new ArrayList<>()).add(r);
-            }
-            pools.addAll(byHost.values());
-        }
+        List<List<Integer>> pools = pools(hostOfRank, ranksPerPool);
         for (int i = 0; i < pools.size(); i++) {
             List<Integer> members = pools.get(i);
             if (members.contains(rank)) {
@@ -62,6 +48,42 @@ public record PoolTopology(int poolIndex, String host, int managerRank, List<Int
             }
         }
         throw new IllegalArgumentException("rank " + rank + " is outside the world of " + hostOfRank.length);
+    }
+
+    /**
+     * The managers of the other pools on {@code host}, by pool index: a slot rings them too,
+     * since it fetches map outputs from their Shuffle Managers (docs/shuffle.md, "Threads and MPI").
+     */
+    public static Map<Integer, Integer> otherManagersOn(String[] hostOfRank, int ranksPerPool, String host, int poolIndex) {
+        Map<Integer, Integer> managers = new LinkedHashMap<>();
+        List<List<Integer>> pools = pools(hostOfRank, ranksPerPool);
+        for (int i = 0; i < pools.size(); i++) {
+            int manager = pools.get(i).get(0);
+            if (i != poolIndex && hostOfRank[manager].equals(host)) {
+                managers.put(i, manager);
+            }
+        }
+        return managers;
+    }
+
+    /** The ranks of each pool, in pool index order. */
+    private static List<List<Integer>> pools(String[] hostOfRank, int ranksPerPool) {
+        List<List<Integer>> pools = new ArrayList<>();
+        if (ranksPerPool > 0) {
+            for (int r = 0; r < hostOfRank.length; r++) {
+                if (r % ranksPerPool == 0) {
+                    pools.add(new ArrayList<>());
+                }
+                pools.get(pools.size() - 1).add(r);
+            }
+        } else {
+            Map<String, List<Integer>> byHost = new LinkedHashMap<>();
+            for (int r = 0; r < hostOfRank.length; r++) {
+                byHost.computeIfAbsent(hostOfRank[r], h -> new ArrayList<>()).add(r);
+            }
+            pools.addAll(byHost.values());
+        }
+        return pools;
     }
 
     public boolean isManager(int rank) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PoolTopologyTest {
@@ -31,6 +32,15 @@ class PoolTopologyTest {
         assertEquals(2, second.managerRank());
         assertEquals(List.of(3), second.slotRanks());
         assertTrue(second.sharedHost());
+    }
+
+    @Test
+    void aPoolKnowsTheManagersOfTheOtherPoolsOnItsHost() {
+        String[] hosts = {"h", "h", "h", "h", "g", "g", "h", "h"};
+        assertEquals(Map.of(1, 2, 3, 6), PoolTopology.otherManagersOn(hosts, 2, "h", 0));
+        assertEquals(Map.of(0, 0, 1, 2), PoolTopology.otherManagersOn(hosts, 2, "h", 3));
+        assertEquals(Map.of(), PoolTopology.otherManagersOn(hosts, 2, "g", 2));
+        assertEquals(Map.of(), PoolTopology.otherManagersOn(TWO_NODES, 0, "n1", 0), "one pool per host");
     }
 
     @Test

@@ -148,14 +148,17 @@ public final class PoolManager implements MpiTransport.Handler {
     /**
      * A slot connected its doorbell through the control socket, with the key it sent over MPI;
      * a connection without that slot's key (or a second one) is refused, since the doorbell's
-     * end-of-file would declare the slot dead.
+     * end-of-file would declare the slot dead. A slot of another pool on this host connects one
+     * too (its reducers fetch from this manager's Shuffle Manager), admitted the same way; its
+     * end-of-file only drops the sends in flight to it ({@link #onPeerLost} knows no such slot).
      */
     void attachDoorbell(int rank, String key, SocketChannel channel) throws ProtocolException, IOException {
-        if (slots.slotOfRank(rank) < 0 && !spares.contains(rank)) {
-            throw new ProtocolException("rank " + rank + " is not a slot of this pool");
-        }
+        boolean own = slots.slotOfRank(rank) >= 0 || spares.contains(rank);
         if (!doorbells.admit(rank, key, channel)) {
-            throw new ProtocolException("doorbell for rank " + rank + " refused: it does not carry that slot's key");
+            throw new ProtocolException(own
+                    ? "doorbell for rank " + rank + " refused: it does not carry that slot's key"
+                    : "doorbell for rank " + rank + " refused: it is not a slot of this pool, nor one of another"
+                            + " pool on this host that carries its key");
         }
     }
 

@@ -17,7 +17,8 @@ import org.jvmreuse.pool.PoolLog;
 
 /**
  * Wake-ups between pool processes on one host. MPI has no way to block until a message arrives
- * without spinning a core, so each slot keeps a Unix socket to its manager: after an MPI send,
+ * without spinning a core, so each slot keeps a Unix socket to its manager, and to each other
+ * manager on its host (their Shuffle Managers serve its reducers): after an MPI send,
  * the sender writes one byte to the receiver's doorbell, and an idle communication thread sleeps
  * in select(2) instead of polling. A doorbell that reaches end-of-file means the process at the
  * other end is gone, which is how a manager notices a slot that died. So a manager admits a

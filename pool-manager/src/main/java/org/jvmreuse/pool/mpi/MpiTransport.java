@@ -20,10 +20,13 @@ import org.jvmreuse.pool.PoolLog;
  * the thread sleeps on its {@link Doorbells}, which peers on the same host ring after sending.
  * Messages from peers without a doorbell are still found by the periodic poll. Service messages
  * ({@link Tags#SERVICE}: shuffle requests and data, between any two ranks of the launch) go to
- * the service receiver; for a while after one, the loop polls briskly, since they come from
- * other nodes' processes, which have no doorbell here. Nothing that happens while handling one
- * message, peer or service ends the loop: a {@code Throwable} fails that message, and one that
- * may have damaged the JVM is reported to the handler (a slot then retires).
+ * the service receiver. Every slot has a doorbell with each manager on its host, its own pool's
+ * and the others' (whose Shuffle Managers serve it), so service traffic between them is rung for
+ * like any other; only for a while after service traffic with a peer that has no doorbell here
+ * (a process on another node) does the loop poll briskly, as that peer cannot wake it. Nothing
+ * that happens while handling one message, peer or service ends the loop: a {@code Throwable}
+ * fails that message, and one that may have damaged the JVM is reported to the handler (a slot
+ * then retires).
  */
 public final class MpiTransport {
     /** Receives every message; called on the communication thread, so it must not block. */
@@ -73,7 +76,8 @@ public final class MpiTransport {
     private final List<InFlight> inFlight = new ArrayList<>();
     private final DirectBuffers buffers = new DirectBuffers();
     private volatile BiConsumer<Integer, ByteBuffer> serviceReceiver;
-    private volatile long lastService = System.nanoTime() - SERVICE_WINDOW_NANOS;
+    /** The last service message to or from a peer that cannot ring this process (one on another host). */
+    private volatile long lastRemoteService = System.nanoTime() - SERVICE_WINDOW_NANOS;
     private volatile Thread commThread;
     private volatile boolean running = true;
     private volatile boolean serving;
@@ -156,9 +160,14 @@ public final class MpiTransport {
         doorbells.wakeSelf();
     }
 
-    /** Runs the communication loop on the calling thread until {@link #stop}. */
+    /**
+     * Runs the communication loop on the calling thread until {@link #stop}. The thread is named
+     * {@code mpi-comm}, so that per-thread CPU counts (thread-cpu.sh) tell it from a slot's task
+     * threads, which are named {@code main} as in a JVM of its own.
+     */
     public void run(Handler handler) throws IOException {
         commThread = Thread.currentThread();
+        commThread.setName("mpi-comm");
         serving = true;
         long lastTraffic = System.nanoTime();
         while (running || !outbox.isEmpty() || (!inFlight.isEmpty() && System.nanoTime() - stoppedAt < stopDrainNanos)) {
@@ -212,9 +221,10 @@ public final class MpiTransport {
                 doorbells.check(rank -> peerLost(handler, rank));
             }
             LockSupport.parkNanos(HOT_PARK_NANOS);
-        } else if (now - lastService < SERVICE_WINDOW_NANOS) {
-            // Backs off from the hot poll to at most a millisecond, so that waiting for a
-            // peer on a busy node costs little CPU; chunks in flight hide the delay.
+        } else if (now - lastRemoteService < SERVICE_WINDOW_NANOS) {
+            // A peer on another host may answer soon and cannot ring: backs off from the hot
+            // poll to at most a millisecond, so that waiting for a peer on a busy node costs
+            // little CPU; chunks in flight hide the delay.
             LockSupport.parkNanos(Math.min(SERVICE_PARK_MAX_NANOS, Math.max(HOT_PARK_NANOS, (now - lastTraffic) / 8)));
         } else {
             doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS,
@@ -252,11 +262,18 @@ public final class MpiTransport {
             ByteBuffer buffer = out.payload;
             inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer));
             if (out.tag == Tags.SERVICE) {
-                lastService = System.nanoTime();
+                serviceTraffic(out.dest);
             }
             doorbells.ring(out.dest);
         }
         return any;
+    }
+
+    /** Service traffic with {@code peer}: the loop polls for a while only if that peer cannot ring it. */
+    private void serviceTraffic(int peer) {
+        if (!doorbells.has(peer)) {
+            lastRemoteService = System.nanoTime();
+        }
     }
 
     private boolean completeSends() {
@@ -279,7 +296,7 @@ public final class MpiTransport {
         ByteBuffer message = buffers.take(envelope.count());
         mpi.recv(message, envelope.count(), envelope.source(), envelope.tag());
         if (envelope.tag() == Tags.SERVICE) {
-            lastService = System.nanoTime();
+            serviceTraffic(envelope.source());
             deliverService(envelope.source(), message);
             return true;
         }

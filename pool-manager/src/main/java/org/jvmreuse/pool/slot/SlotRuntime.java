@@ -41,6 +41,8 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private static final long DOORBELL_CONNECT_MILLIS = 60_000;
     private final String doorbellKey;
     private final Path socket;
+    /** The control sockets of the other pools' managers on this host, by rank. */
+    private final Map<Integer, Path> neighbours;
     private final MpiTransport transport;
     private final Doorbells doorbells;
     private final int managerRank;
@@ -57,13 +59,14 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private SlotContext context;
     private MemoryCheck memory;
 
-    public SlotRuntime(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells,
-                       PoolOptions options, ServicePort port, String doorbellKey) {
+    public SlotRuntime(PoolTopology topology, Path socket, Map<Integer, Path> neighbours, MpiTransport transport,
+                       Doorbells doorbells, PoolOptions options, ServicePort port, String doorbellKey) {
         this.port = port;
         this.doorbellKey = doorbellKey;
         this.warmupRuns = options.warmupRuns();
         this.libraryWarmup = options.libraryWarmup();
         this.socket = socket;
+        this.neighbours = Map.copyOf(neighbours);
         this.transport = transport;
         this.doorbells = doorbells;
         this.managerRank = topology.managerRank();
@@ -76,7 +79,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
             context = new SlotContext(transport, managerRank, threadStopMillis, port);
             memory = new MemoryCheck();
             ExitHook.install(context.exitTrap);
-            connectDoorbell(); // before the warm-up, which ends with the baseline of open files
+            connectDoorbells(); // before the warm-up, which ends with the baseline of open files
             if (!spare) {
                 warmUp();
             }
@@ -123,19 +126,27 @@ public final class SlotRuntime implements MpiTransport.Handler {
 
     /**
      * Connects this slot's doorbell to its manager through the control socket (the manager may
-     * still be creating it). Without a doorbell the slot still works, polling MPI more often.
+     * still be creating it), then one to each other manager on this host, whose Shuffle Manager
+     * serves this slot's reducers: both ends of a shuffle between them can then sleep. Without a
+     * doorbell the slot still works, polling MPI more often.
      */
-    private void connectDoorbell() {
+    private void connectDoorbells() {
         long deadline = System.currentTimeMillis() + DOORBELL_CONNECT_MILLIS;
+        connectDoorbell(managerRank, socket, deadline);
+        neighbours.forEach((rank, path) -> connectDoorbell(rank, path, deadline));
+    }
+
+    private void connectDoorbell(int rank, Path path, long deadline) {
         while (true) {
             try {
-                SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket));
+                SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(path));
                 new FrameChannel(channel).write(new Frame("doorbell").add("rank", port.rank()).add("key", doorbellKey));
-                doorbells.attach(managerRank, channel);
+                doorbells.attach(rank, channel);
                 return;
             } catch (IOException e) {
                 if (System.currentTimeMillis() > deadline) {
-                    PoolLog.get().warn("no doorbell to the manager at " + socket + " (" + e + "); polling instead");
+                    PoolLog.get().warn("no doorbell to the manager (rank " + rank + ") at " + path + " (" + e
+                            + "); polling instead");
                     return;
                 }
                 try {
@@ -152,7 +163,10 @@ public final class SlotRuntime implements MpiTransport.Handler {
         return doorbells.has(managerRank);
     }
 
-    /** The manager's process is gone: nothing will ever be sent to this slot again. */
+    /**
+     * The manager's process is gone: nothing will ever be sent to this slot again. Another pool's
+     * manager going only takes its doorbell (and the sends in flight to it) away.
+     */
     @Override
     public void onPeerLost(int rank) {
         if (rank == managerRank) {

@@ -143,6 +143,16 @@ final class ManagerHarness implements AutoCloseable {
         return outsiders.get(index);
     }
 
+    /** The manager learns {@code slot}'s key as PoolMain teaches it a slot of another pool on its host. */
+    void expectNeighbour(ScriptedSlot slot) {
+        doorbells.expect(slot.rank(), slot.doorbellKey);
+    }
+
+    /** Whether the manager has a doorbell to {@code rank}. */
+    boolean rings(int rank) {
+        return doorbells.has(rank);
+    }
+
     /** Sends {@code request} on a new control connection; closed by {@link #close}. */
     ControlClient request(Frame request) {
         try {

@@ -17,6 +17,31 @@ import org.jvmreuse.pool.service.ServicePort;
 
 /** Faults stay where they happen: no message, doorbell or signal flood takes the manager down or a live slot out. */
 class PoolManagerFaultTest extends ManagerTestBase {
+    /**
+     * A slot of another pool on this host rings this manager too (its reducers fetch from this
+     * manager's Shuffle Manager): admitted with its key, once; its end-of-file takes no slot here.
+     */
+    @Test
+    void aNeighbourPoolsSlotConnectsADoorbellWhoseEndTakesNoSlotOfThisPool() throws Exception {
+        harness = ManagerHarness.start(1, 1);
+        ScriptedSlot neighbour = harness.outsider(0);
+        harness.expectNeighbour(neighbour);
+        harness.request(new Frame("doorbell").add("rank", neighbour.rank()).add("key", "0123456789abcdef")).expect("error");
+        neighbour.connectDoorbell(harness.socket());
+        Await.until("the manager admits the neighbour's doorbell", () -> harness.rings(neighbour.rank()));
+        harness.request(new Frame("doorbell").add("rank", neighbour.rank()).add("key", neighbour.doorbellKey))
+                .expect("error");
+        neighbour.die();
+        Await.until("the manager sees the neighbour's doorbell close", () -> !harness.rings(neighbour.rank()));
+        Thread.sleep(QUIET.toMillis());
+        assertTrue(harness.status().stream().anyMatch(l -> l.contains("slots: 1 (free 1,")), harness.status().toString());
+        ControlClient client = harness.run("app.Main", LONG_WAIT);
+        long runId = startOn(harness.slot(0), client, "app.Main");
+        harness.slot(0).done(runId, 0);
+        assertEquals("0", client.expect("exit").get("code"));
+        harness.assertManagerHealthy();
+    }
+
     @Test
     void aDoorbellWithoutTheSlotsKeyIsRefusedAndCannotDeclareTheSlotDead() throws Exception {
         harness = ManagerHarness.start(1);

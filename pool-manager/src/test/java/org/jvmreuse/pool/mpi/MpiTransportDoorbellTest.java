@@ -1,0 +1,173 @@
+package org.jvmreuse.pool.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The communication thread polls only while it waits for a peer that cannot ring it: after
+ * service traffic with a peer on its host (a doorbell between them) it sleeps, and that peer's
+ * next message still wakes it at once; after service traffic with a peer on another host (no
+ * doorbell) it polls, and finds that peer's messages.
+ */
+class MpiTransportDoorbellTest {
+    /** Long enough to hold many polls of the service window (1 ms apart at most), well inside it (200 ms). */
+    private static final long COUNT_MILLIS = 150;
+
+    /** The in-process MPI, counting MPI_Iprobe calls: one per round of the loop that did not send. */
+    private static final class CountingProbes implements Mpi {
+        final AtomicLong probes = new AtomicLong();
+        private final InProcessMpi mpi;
+
+        CountingProbes(InProcessMpi mpi) {
+            this.mpi = mpi;
+        }
+
+        @Override
+        public Envelope iProbe(int source, int tag) {
+            probes.incrementAndGet();
+            return mpi.iProbe(source, tag);
+        }
+
+        // The rest as the in-process MPI does it.
+        @Override public String backend() { return mpi.backend(); }
+        @Override public String libraryVersion() { return mpi.libraryVersion(); }
+        @Override public int initThread(int required) { return mpi.initThread(required); }
+        @Override public int rank() { return mpi.rank(); }
+        @Override public int size() { return mpi.size(); }
+        @Override public String processorName() { return mpi.processorName(); }
+        @Override public byte[][] allGather(byte[] mine) { return mpi.allGather(mine); }
+        @Override public Request iSend(ByteBuffer b, int n, int dest, int tag) { return mpi.iSend(b, n, dest, tag); }
+        @Override public Request iRecv(ByteBuffer b, int n, int source, int tag) { return mpi.iRecv(b, n, source, tag); }
+        @Override public void recv(ByteBuffer b, int n, int source, int tag) { mpi.recv(b, n, source, tag); }
+        @Override public void abort(int code) { mpi.abort(code); }
+        @Override public void finish() { mpi.finish(); }
+    }
+
+    /** A manager whose own slots all ring it: its idle wait is the long one. */
+    private static final class Ringing implements MpiTransport.Handler {
+        @Override
+        public void onMessage(int source, int tag, byte[] payload) {
+        }
+
+        @Override
+        public void onPeerLost(int rank) {
+        }
+
+        @Override
+        public boolean everyPeerRings() {
+            return true;
+        }
+    }
+
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final List<MpiTransport> transports = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    /** When rank 0 received each service message. */
+    private final BlockingQueue<Long> received = new LinkedBlockingQueue<>();
+    private CountingProbes watchedMpi;
+    private MpiTransport watched;
+    private MpiTransport peer;
+
+    /** Rank 0 (watched) and rank 1 on the given hosts; a doorbell between them when they share one, as PoolMain makes it. */
+    private void start(String host0, String host1) throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(List.of(host0, host1));
+        Doorbells bells0 = new Doorbells();
+        Doorbells bells1 = new Doorbells();
+        toClose.add(bells0);
+        toClose.add(bells1);
+        if (world.get(0).processorName().equals(world.get(1).processorName())) {
+            ServerSocketChannel server = ServerSocketChannel.open();
+            toClose.add(server);
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            bells1.attach(0, SocketChannel.open(server.getLocalAddress()));
+            bells0.attach(1, server.accept());
+        }
+        watchedMpi = new CountingProbes(world.get(0));
+        watched = new MpiTransport(watchedMpi, bells0);
+        watched.setServiceReceiver((source, message) -> {
+            received.add(System.nanoTime());
+            watched.release(message);
+        });
+        peer = new MpiTransport(world.get(1), bells1);
+        peer.setServiceReceiver((source, message) -> peer.release(message));
+        for (MpiTransport transport : List.of(watched, peer)) {
+            transports.add(transport);
+            Thread thread = new Thread(() -> {
+                try {
+                    transport.run(new Ringing());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "test-comm-loop");
+            threads.add(thread);
+            thread.start();
+        }
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        transports.forEach(MpiTransport::stop);
+        for (Thread thread : threads) {
+            thread.join(10_000);
+        }
+        for (AutoCloseable closeable : toClose) {
+            closeable.close();
+        }
+    }
+
+    /** Service traffic both ways (a fetch request in, data out), then the probes of rank 0 over {@link #COUNT_MILLIS}. */
+    private long probesAfterServiceTraffic() throws InterruptedException {
+        peer.send(0, Tags.SERVICE, new byte[64]);
+        assertNotNull(received.poll(10, TimeUnit.SECONDS), "rank 0 never got the request");
+        watched.send(1, Tags.SERVICE, new byte[64 << 10]);
+        Thread.sleep(20); // past the short hot window after traffic
+        long before = watchedMpi.probes.get();
+        Thread.sleep(COUNT_MILLIS);
+        return watchedMpi.probes.get() - before;
+    }
+
+    @Test
+    void afterServiceTrafficWithAPeerOnItsHostTheThreadSleepsAndThatPeerStillWakesItAtOnce() throws Exception {
+        start("node0", "node0");
+        long probes = probesAfterServiceTraffic();
+        // Asleep on the doorbells it looks every 50 ms: 3 or 4 probes; polling, one a millisecond.
+        assertTrue(probes <= 12, probes + " MPI probes in " + COUNT_MILLIS + " ms: it polled");
+        long[] latencies = new long[5];
+        for (int i = 0; i < latencies.length; i++) {
+            Thread.sleep(60); // long asleep
+            long sent = System.nanoTime();
+            peer.send(0, Tags.SERVICE, new byte[64]);
+            Long got = received.poll(10, TimeUnit.SECONDS);
+            assertNotNull(got, "rank 0 never got the message");
+            latencies[i] = TimeUnit.NANOSECONDS.toMillis(got - sent);
+        }
+        Arrays.sort(latencies);
+        // Found by its idle wait alone, a message would wait 25 ms in the middle.
+        assertTrue(latencies[latencies.length / 2] < 20, "delivered after " + Arrays.toString(latencies) + " ms");
+    }
+
+    @Test
+    void afterServiceTrafficWithAPeerOnAnotherHostTheThreadPollsAndFindsItsMessages() throws Exception {
+        start("node0", "node1");
+        long probes = probesAfterServiceTraffic();
+        assertTrue(probes >= 20, "only " + probes + " MPI probes in " + COUNT_MILLIS + " ms: it slept");
+        Thread.sleep(300); // past the service window: asleep, but still looking now and then
+        peer.send(0, Tags.SERVICE, new byte[64]);
+        assertNotNull(received.poll(5, TimeUnit.SECONDS), "the remote peer's message was not found");
+    }
+}
