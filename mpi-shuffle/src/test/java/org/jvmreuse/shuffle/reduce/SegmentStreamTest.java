@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import org.jvmreuse.shuffle.protocol.Messages;
@@ -98,6 +99,21 @@ class SegmentStreamTest {
                 deliver.run();
             }
         });
+        // As MPI does: the chunk lands in a buffer of the reducer's process, then the server gets its own back.
+        server.put("sendLent", (Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>>) done -> (dest, pair) -> {
+            ByteBuffer received = takeBuffer().apply(pair[1].limit());
+            received.put(0, pair[1], 0, pair[1].limit());
+            done.accept(pair[1]);
+            Runnable deliver = () -> clientThread.execute(() -> {
+                clientReceiver.accept(SERVER_RANK, wire.apply(pair[0]));
+                clientReceiver.accept(SERVER_RANK, wire.apply(received));
+            });
+            if (dataDelayMillis > 0) {
+                delayed.schedule(deliver, dataDelayMillis, TimeUnit.MILLISECONDS);
+            } else {
+                deliver.run();
+            }
+        });
         server.put("buffer", takeBuffer());
         server.put("release", (Consumer<ByteBuffer>) this::giveBack);
         server.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> serverReceiver = r);
@@ -169,6 +185,8 @@ class SegmentStreamTest {
         awaitRepliesInFlight();
         assertEquals(Set.of(), taken, "every chunk buffer is given back once read");
         assertEquals(0, givenTwice.get());
+        assertEquals(List.of(), Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                .filter(line -> line.endsWith(files.data.toString())).toList(), "every chunk is unmapped once sent");
     }
 
     @Test
@@ -202,9 +220,8 @@ class SegmentStreamTest {
     void aChunkDamagedOnTheWayIsDetected() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 7, 3 * CHUNK);
         SlotLink link = connect(files, p -> {
-            int at = Messages.Data.HEADER + CHUNK / 2;
-            if (p.get(0) == Messages.DATA && p.limit() > at) {
-                p.put(at, (byte) (p.get(at) ^ 0x10));
+            if (p.limit() == CHUNK) { // a chunk's bytes, not a header
+                p.put(CHUNK / 2, (byte) (p.get(CHUNK / 2) ^ 0x10));
             }
             return p;
         });
