@@ -7,12 +7,12 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.zip.CRC32C;
 
 /**
  * The MPI shuffle's messages (docs/shuffle.md). A reducer pulls a map output segment chunk by
- * chunk with {@link Read}; the Shuffle Manager answers each with {@link Data} (a header with
- * the CRC32C of the bytes, which the reducer checks, then the bytes) or {@link Failure}. Every message is self-contained,
+ * chunk with {@link Read}; the Shuffle Manager answers each with {@link Data} (a header, then
+ * the bytes) or {@link Failure}. No checksum per chunk: Hadoop's IFile checksum, which the
+ * reducer checks as for HTTP, covers the whole segment end to end. Every message is self-contained,
  * so the server keeps no state per reducer.
  */
 public final class Messages {
@@ -63,19 +63,16 @@ public final class Messages {
      * next message from the same rank (the server sends them in place from the mapped file).
      * {@code bytes} holds them once they arrived (position 0, limit {@code length}).
      */
-    public record Data(long requestId, long offset, long segmentLength, long rawLength, int length, int crc,
-                       ByteBuffer bytes) {
+    public record Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes) {
         /** The length of a DATA message. */
-        public static final int HEADER = 1 + 4 * Long.BYTES + 2 * Integer.BYTES;
+        public static final int HEADER = 1 + 4 * Long.BYTES + Integer.BYTES;
 
         /** Writes the DATA message for {@code bytes} (0 to its limit) into {@code message}; returns it at position 0. */
         public static ByteBuffer header(ByteBuffer message, long requestId, long offset, long segmentLength, long rawLength,
                                         ByteBuffer bytes) {
-            int length = bytes == null ? 0 : bytes.limit();
-            int crc = bytes == null ? 0 : Messages.crc(bytes, 0, length);
             message.clear().limit(HEADER);
             message.put(0, DATA).putLong(1, requestId).putLong(9, offset).putLong(17, segmentLength)
-                    .putLong(25, rawLength).putInt(33, crc).putInt(37, length);
+                    .putLong(25, rawLength).putInt(33, bytes == null ? 0 : bytes.limit());
             return message;
         }
 
@@ -88,7 +85,7 @@ public final class Messages {
             if (arrived.limit() != length) {
                 throw new IOException("a DATA message announces " + length + " bytes and " + arrived.limit() + " followed");
             }
-            return new Data(requestId, offset, segmentLength, rawLength, length, crc, arrived);
+            return new Data(requestId, offset, segmentLength, rawLength, length, arrived);
         }
 
         /** Copies {@code length} chunk bytes from {@code from} into {@code into} at {@code at}. */
@@ -96,21 +93,15 @@ public final class Messages {
             bytes.get(from, into, at, length);
         }
 
-        /** Whether the bytes arrived as sent. */
-        public boolean intact() {
-            return length == 0 || Messages.crc(bytes, 0, length) == crc;
-        }
-
         static Data decode(ByteBuffer payload) throws IOException {
             if (payload.limit() != HEADER) {
                 throw new IOException("a DATA message of " + payload.limit() + " bytes");
             }
-            int length = payload.getInt(37);
+            int length = payload.getInt(33);
             if (length < 0) {
                 throw new IOException("a DATA message announces " + length + " bytes");
             }
-            return new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25), length,
-                    payload.getInt(33), null);
+            return new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25), length, null);
         }
     }
 
@@ -179,12 +170,6 @@ public final class Messages {
             case ALIVE -> new Alive(in.readLong());
             default -> throw new IOException("unknown MPI shuffle message kind " + kind);
         };
-    }
-
-    static int crc(ByteBuffer bytes, int offset, int length) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes.slice(offset, length));
-        return (int) crc.getValue();
     }
 
     private interface Writer {
