@@ -3,7 +3,7 @@
 # backend of the pool (the native one, Open MPI's Java bindings), side by side in one run: per
 # backend a pool (1 slot) whose manager runs the Shuffle Manager over a SIZE-byte map output, and
 # a program in the slot that pulls that segment over MPI exactly as a reducer's fetcher does
-# (chunks, CRC32C per chunk, the pool's single communication thread on both sides), without
+# (chunks sent from the mapped file, the pool's single communication thread on both sides), without
 # Hadoop's merge (1 MiB chunks, 4 in flight, as reducers use); then MpiBandwidth on the same
 # backend, 1 MiB messages between 2 ranks. Rounds alternate the backends' order; medians over the
 # rounds, with their range, and the ratios.

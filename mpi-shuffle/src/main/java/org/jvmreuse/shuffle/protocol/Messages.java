@@ -7,12 +7,12 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.zip.CRC32C;
 
 /**
  * The MPI shuffle's messages (docs/shuffle.md). A reducer pulls a map output segment chunk by
- * chunk with {@link Read}; the Shuffle Manager answers each with {@link Data} (the bytes and
- * their CRC32C, which the reducer checks) or {@link Failure}. Every message is self-contained,
+ * chunk with {@link Read}; the Shuffle Manager answers each with {@link Data} (a header, then
+ * the bytes) or {@link Failure}. No checksum per chunk: Hadoop's IFile checksum, which the
+ * reducer checks as for HTTP, covers the whole segment end to end. Every message is self-contained,
  * so the server keeps no state per reducer.
  */
 public final class Messages {
@@ -58,50 +58,50 @@ public final class Messages {
 
     /**
      * A chunk: {@code segmentLength} is the segment's length on disk (IFile bytes with their
-     * checksum), {@code rawLength} its decompressed length, as in Hadoop's shuffle header. The
-     * bytes stay where they arrived, in {@code message} from {@link #HEADER} to its limit.
+     * checksum), {@code rawLength} its decompressed length, as in Hadoop's shuffle header. On the
+     * wire a DATA message is this header alone; its {@code length} bytes, if any, follow as the
+     * next message from the same rank (the server sends them in place from the mapped file).
+     * {@code bytes} holds them once they arrived (position 0, limit {@code length}).
      */
-    public record Data(long requestId, long offset, long segmentLength, long rawLength, int crc, ByteBuffer message) {
-        /** Where a chunk's bytes start in a DATA message. */
-        public static final int HEADER = 1 + 4 * Long.BYTES + 2 * Integer.BYTES;
+    public record Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes) {
+        /** The length of a DATA message. */
+        public static final int HEADER = 1 + 4 * Long.BYTES + Integer.BYTES;
 
-        /**
-         * Completes a DATA message whose chunk bytes the caller has put at {@link #HEADER} up to
-         * the limit (the server reads the file straight into the message's buffer); returns it
-         * at position 0.
-         */
-        public static ByteBuffer seal(ByteBuffer message, long requestId, long offset, long segmentLength, long rawLength) {
-            int length = message.limit() - HEADER;
+        /** Writes the DATA message for {@code bytes} (0 to its limit) into {@code message}; returns it at position 0. */
+        public static ByteBuffer header(ByteBuffer message, long requestId, long offset, long segmentLength, long rawLength,
+                                        ByteBuffer bytes) {
+            message.clear().limit(HEADER);
             message.put(0, DATA).putLong(1, requestId).putLong(9, offset).putLong(17, segmentLength)
-                    .putLong(25, rawLength).putInt(33, Messages.crc(message, HEADER, length)).putInt(37, length);
-            return message.position(0);
+                    .putLong(25, rawLength).putInt(33, bytes == null ? 0 : bytes.limit());
+            return message;
         }
 
         public int bytesLength() {
-            return message.limit() - HEADER;
+            return length;
+        }
+
+        /** This chunk with its bytes, the message that followed its header. */
+        public Data with(ByteBuffer arrived) throws IOException {
+            if (arrived.limit() != length) {
+                throw new IOException("a DATA message announces " + length + " bytes and " + arrived.limit() + " followed");
+            }
+            return new Data(requestId, offset, segmentLength, rawLength, length, arrived);
         }
 
         /** Copies {@code length} chunk bytes from {@code from} into {@code into} at {@code at}. */
         public void copy(int from, byte[] into, int at, int length) {
-            message.get(HEADER + from, into, at, length);
-        }
-
-        /** Whether the bytes arrived as sent. */
-        public boolean intact() {
-            return Messages.crc(message, HEADER, bytesLength()) == crc;
+            bytes.get(from, into, at, length);
         }
 
         static Data decode(ByteBuffer payload) throws IOException {
-            if (payload.limit() < HEADER) {
+            if (payload.limit() != HEADER) {
                 throw new IOException("a DATA message of " + payload.limit() + " bytes");
             }
-            Data data = new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25),
-                    payload.getInt(33), payload);
-            int announced = payload.getInt(37);
-            if (announced != data.bytesLength()) {
-                throw new IOException("a DATA message announces " + announced + " bytes and carries " + data.bytesLength());
+            int length = payload.getInt(33);
+            if (length < 0) {
+                throw new IOException("a DATA message announces " + length + " bytes");
             }
-            return data;
+            return new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25), length, null);
         }
     }
 
@@ -150,7 +150,7 @@ public final class Messages {
 
     /**
      * A decoded message (bytes 0 to the limit of {@code payload}): a {@link Read}, {@link Data},
-     * {@link Failure}, {@link Ping} or {@link Alive}. A DATA message keeps {@code payload}; the others are copied out of it.
+     * {@link Failure}, {@link Ping} or {@link Alive}, copied out of {@code payload} (a DATA message's bytes follow it).
      */
     public static Object decode(ByteBuffer payload) throws IOException {
         if (payload.limit() == 0) {
@@ -170,12 +170,6 @@ public final class Messages {
             case ALIVE -> new Alive(in.readLong());
             default -> throw new IOException("unknown MPI shuffle message kind " + kind);
         };
-    }
-
-    static int crc(ByteBuffer bytes, int offset, int length) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes.slice(offset, length));
-        return (int) crc.getValue();
     }
 
     private interface Writer {

@@ -11,8 +11,8 @@ import org.jvmreuse.shuffle.protocol.Messages;
 
 /**
  * One map output segment, pulled from a Shuffle Manager over MPI: chunk reads with up to
- * {@code window} outstanding (1 in blocking mode), each chunk's CRC checked, the bytes handed on
- * in order. Every wait is bounded by {@code timeoutMillis}; any problem is an IOException, which
+ * {@code window} outstanding (1 in blocking mode), the bytes handed on in order (damage is
+ * found by the IFile checksum of the segment, which Hadoop's {@code MapOutput.shuffle} checks). Every wait is bounded by {@code timeoutMillis}; any problem is an IOException, which
  * the caller reports as a fetch failure of this map. A server that stays silent for
  * {@code livenessMillis} is asked whether it is there (a PING its communication thread answers
  * at once); no answer within another {@code livenessMillis}, or a server that says it is
@@ -205,11 +205,6 @@ final class SegmentStream extends InputStream {
                 throw new IOException("MPI rank " + server + " cannot serve " + request.mapId() + ": " + failure.reason());
             }
             Messages.Data data = (Messages.Data) reply;
-            if (!data.intact()) {
-                link.release(data);
-                throw new IOException("checksum mismatch in the chunk at " + data.offset() + " of " + request.mapId()
-                        + " from MPI rank " + server);
-            }
             if (segmentLength >= 0 && data.segmentLength() != segmentLength) {
                 link.release(data);
                 throw new IOException("the segment of " + request.mapId() + " changed length while being read");

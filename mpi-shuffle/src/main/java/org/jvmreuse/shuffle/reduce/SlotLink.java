@@ -2,6 +2,7 @@ package org.jvmreuse.shuffle.reduce;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +31,8 @@ public final class SlotLink {
     private final Map<Long, Consumer<Object>> waiting = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** Per rank, the DATA header whose bytes are its next message (only the communication thread uses it). */
+    private final Map<Integer, Messages.Data> bodyOf = new HashMap<>();
 
     @SuppressWarnings("unchecked")
     private SlotLink(Map<String, Object> port) {
@@ -99,28 +102,52 @@ public final class SlotLink {
 
     /** Gives a received chunk's buffer back to the slot's MPI once its bytes are copied out. */
     void release(Messages.Data chunk) {
-        port.release().accept(chunk.message());
+        if (chunk.bytes() != null) {
+            port.release().accept(chunk.bytes());
+        }
     }
 
+    /**
+     * On the communication thread. A DATA header that announces bytes waits here for them: they
+     * are the next message from the same rank (its communication thread sends the pair as one
+     * unit, and MPI keeps their order).
+     */
     private void receive(int source, ByteBuffer payload) {
+        Messages.Data header = bodyOf.remove(source);
+        if (header != null) {
+            Messages.Data chunk;
+            try {
+                chunk = header.with(payload);
+            } catch (IOException e) {
+                port.release().accept(payload);
+                return; // not what was announced; the read it answered fails on its time-out
+            }
+            Consumer<Object> target = waiting.get(chunk.requestId());
+            if (target != null) {
+                target.accept(chunk); // the chunk keeps its buffer until the stream releases it
+            } else {
+                port.release().accept(payload);
+            }
+            return;
+        }
         Object message;
         try {
             message = Messages.decode(payload);
         } catch (IOException e) {
-            port.release().accept(payload);
             return; // nothing can be matched to it; the request it answered times out
+        } finally {
+            port.release().accept(payload); // every message but a chunk's bytes is copied out of its buffer
+        }
+        if (message instanceof Messages.Data data && data.bytesLength() > 0) {
+            bodyOf.put(source, data);
+            return;
         }
         long id = message instanceof Messages.Data data ? data.requestId()
                 : message instanceof Messages.Failure failure ? failure.requestId()
                 : message instanceof Messages.Alive alive ? alive.requestId() : -1;
         Consumer<Object> target = waiting.get(id);
-        if (target != null && message instanceof Messages.Data) {
-            target.accept(message); // the chunk keeps its buffer until the stream releases it
-        } else {
-            port.release().accept(payload);
-            if (target != null) {
-                target.accept(message);
-            }
+        if (target != null) {
+            target.accept(message);
         }
     }
 }

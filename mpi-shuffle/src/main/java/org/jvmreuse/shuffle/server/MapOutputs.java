@@ -23,8 +23,9 @@ import java.util.zip.CheckedInputStream;
  * its {@code file.out.index} (per partition: start offset, raw length, segment length, as
  * longs; then the CRC32 of those bytes). Indexes are checked and cached, least recently used
  * first out, within a budget of bytes (as the ShuffleHandler's IndexCache: an index's size grows
- * with the job's reducers, so a count of entries bounds nothing); data files are opened per read,
- * so nothing stays open after the NodeManager deletes a finished job's files.
+ * with the job's reducers, so a count of entries bounds nothing); data files are opened and
+ * mapped per chunk, and each mapping is unmapped once sent, so nothing stays open or mapped
+ * after the NodeManager deletes a finished job's files.
  */
 final class MapOutputs {
     private static final Pattern JOB_ID = Pattern.compile("job_[0-9]+_[0-9]+");
@@ -94,10 +95,15 @@ final class MapOutputs {
         throw new MapOutputException("no map output " + base + "/file.out.index in " + localDirs);
     }
 
-    /** Reads the segment's bytes from {@code offset} into {@code into}, from its position to its limit. */
-    void read(Segment segment, long offset, ByteBuffer into) throws IOException {
-        int length = into.remaining();
-        if (offset < 0 || offset + length > segment.length()) {
+    /**
+     * Maps {@code length} bytes of the segment from {@code offset}, read-only: a direct buffer
+     * (position 0, limit {@code length}) that MPI sends in place, with no copy out of the page
+     * cache. The file is checked to hold the whole segment first, so a truncated file is a
+     * {@link MapOutputException}, never a fault on a page past its end. The caller unmaps it
+     * ({@link Mappings#unmap}) once nothing reads it any more.
+     */
+    ByteBuffer map(Segment segment, long offset, int length) throws IOException {
+        if (offset < 0 || length <= 0 || offset + length > segment.length()) {
             throw new MapOutputException("bytes " + offset + "+" + length + " are outside the segment of " + segment.length()
                     + " bytes");
         }
@@ -106,14 +112,7 @@ final class MapOutputs {
                 throw new MapOutputException(segment.file() + " is truncated: " + channel.size()
                         + " bytes, its index needs " + (segment.start() + segment.length()));
             }
-            long position = segment.start() + offset;
-            while (into.hasRemaining()) {
-                int read = channel.read(into, position);
-                if (read < 0) {
-                    throw new MapOutputException(segment.file() + " shrank while being read");
-                }
-                position += read;
-            }
+            return channel.map(FileChannel.MapMode.READ_ONLY, segment.start() + offset, length);
         } catch (NoSuchFileException e) {
             throw new MapOutputException("map output " + segment.file() + " is missing");
         }

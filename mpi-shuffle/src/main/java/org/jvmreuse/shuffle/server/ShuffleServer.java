@@ -24,6 +24,8 @@ final class ShuffleServer {
 
     private final MapOutputs outputs;
     private final MessagePort port;
+    /** Sends a DATA header and its mapped chunk as one unit; unmaps the chunk once MPI is done with it. */
+    private final BiConsumer<Integer, ByteBuffer[]> sendMapped;
     private final BiConsumer<String, String> log;
     private final ExecutorService blocking = Executors.newSingleThreadExecutor(r -> thread(r, "mpi-shuffle-blocking"));
     private final ExecutorService concurrent;
@@ -34,6 +36,7 @@ final class ShuffleServer {
     ShuffleServer(MapOutputs outputs, int threads, MessagePort port, BiConsumer<String, String> log) {
         this.outputs = outputs;
         this.port = port;
+        this.sendMapped = port.sendLent().apply(Mappings::unmap);
         this.log = log;
         this.concurrent = Executors.newFixedThreadPool(threads, r -> thread(r, "mpi-shuffle-server"));
     }
@@ -75,7 +78,7 @@ final class ShuffleServer {
     }
 
     private void serve(int source, Messages.Read read) {
-        ByteBuffer reply = null;
+        ByteBuffer chunk = null;
         try {
             if (read.length() <= 0 || read.length() > MAX_CHUNK) {
                 throw new MapOutputException("chunk length " + read.length() + " is outside 1.." + MAX_CHUNK);
@@ -83,26 +86,31 @@ final class ShuffleServer {
             MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
             // A read at or past the end gets no bytes: a reducer may ask ahead before it knows the length.
             int length = (int) Math.min(read.length(), Math.max(0, segment.length() - read.offset()));
-            reply = port.buffer().apply(Messages.Data.HEADER + length);
             if (length > 0) {
-                outputs.read(segment, read.offset(), reply.position(Messages.Data.HEADER));
+                chunk = outputs.map(segment, read.offset(), length);
             }
-            Messages.Data.seal(reply, read.requestId(), read.offset(), segment.length(), segment.rawLength());
+            ByteBuffer header = Messages.Data.header(port.buffer().apply(Messages.Data.HEADER), read.requestId(), read.offset(),
+                    segment.length(), segment.rawLength(), chunk);
             served.incrementAndGet();
             if (read.offset() == 0) {
                 log.accept("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
                         + segment.length() + " bytes, " + read.mode().name().toLowerCase() + ") to rank " + source);
             }
+            if (chunk == null) {
+                port.send().accept(source, header);
+            } else {
+                // MPI sends the mapped region in place and hands it back, to be unmapped, once done with it.
+                sendMapped.accept(source, new ByteBuffer[] {header, chunk});
+            }
         } catch (IOException | RuntimeException e) {
             failures.incrementAndGet();
             log.accept("warn", "MPI shuffle: cannot serve " + read.mapId() + " partition " + read.reduce() + " to rank "
                     + source + ": " + e.getMessage());
-            if (reply != null) {
-                port.release().accept(reply);
+            if (chunk != null) {
+                Mappings.unmap(chunk);
             }
-            reply = new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode();
+            port.send().accept(source, new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode());
         }
-        port.send().accept(source, reply);
     }
 
     void stop() {

@@ -21,22 +21,24 @@ class MessagesTest {
     }
 
     @Test
-    void dataCarriesItsChecksum() throws IOException {
-        ByteBuffer message = ByteBuffer.allocateDirect(Messages.Data.HEADER + 5);
-        message.position(Messages.Data.HEADER).put(new byte[] {1, 2, 3, 4, 5});
-        Messages.Data data = (Messages.Data) Messages.decode(Messages.Data.seal(message, 7, 100, 1000, 2000));
-        assertEquals(7, data.requestId());
-        assertEquals(100, data.offset());
-        assertEquals(1000, data.segmentLength());
-        assertEquals(2000, data.rawLength());
-        assertEquals(5, data.bytesLength());
-        assertTrue(data.intact());
+    void dataIsAHeaderFollowedByItsBytes() throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocateDirect(5).put(new byte[] {1, 2, 3, 4, 5}).flip();
+        ByteBuffer message = Messages.Data.header(ByteBuffer.allocateDirect(64), 7, 100, 1000, 2000, bytes);
+        assertEquals(Messages.Data.HEADER, message.limit());
+        Messages.Data header = (Messages.Data) Messages.decode(message);
+        assertEquals(7, header.requestId());
+        assertEquals(100, header.offset());
+        assertEquals(1000, header.segmentLength());
+        assertEquals(2000, header.rawLength());
+        assertEquals(5, header.bytesLength());
+        Messages.Data data = header.with(bytes);
         byte[] copied = new byte[5];
         data.copy(1, copied, 2, 3);
         assertArrayEquals(new byte[] {0, 0, 2, 3, 4}, copied);
-        message.put(Messages.Data.HEADER + 2, (byte) (message.get(Messages.Data.HEADER + 2) ^ 1));
-        assertFalse(((Messages.Data) Messages.decode(message)).intact());
+        assertThrows(IOException.class, () -> header.with(ByteBuffer.allocateDirect(4)));
         assertThrows(IOException.class, () -> Messages.decode(message.limit(message.limit() - 1)));
+        assertEquals(0, ((Messages.Data) Messages.decode(Messages.Data.header(ByteBuffer.allocate(64), 8, 1000, 1000, 2000,
+                null))).bytesLength());
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
 
@@ -51,10 +52,12 @@ public final class MpiTransport {
         }
     }
 
-    private record Outgoing(int dest, int tag, ByteBuffer payload) {
+    /** {@code lent}, if not null, is sent right after {@code payload}; MPI done with it, it goes to {@code done}. */
+    private record Outgoing(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done) {
     }
 
-    private record InFlight(int dest, Mpi.Request request, ByteBuffer buffer) {
+    /** {@code done}: where a lent buffer goes once sent; null for the transport's own buffers. */
+    private record InFlight(int dest, Mpi.Request request, ByteBuffer buffer, Consumer<ByteBuffer> done) {
     }
 
     private static final long HOT_PARK_NANOS = 20_000;
@@ -107,12 +110,32 @@ public final class MpiTransport {
      * {@link #buffer}, is taken over (sent in place, then reused); a heap buffer is copied first.
      */
     public void send(int dest, int tag, ByteBuffer payload) {
-        ByteBuffer direct = payload;
-        if (!payload.isDirect()) {
-            direct = buffers.take(payload.limit());
-            direct.put(payload.duplicate().position(0)).flip();
+        outbox.add(new Outgoing(dest, tag, direct(payload), null, null));
+        wake();
+    }
+
+    private ByteBuffer direct(ByteBuffer payload) {
+        if (payload.isDirect()) {
+            return payload;
         }
-        outbox.add(new Outgoing(dest, tag, direct));
+        ByteBuffer direct = buffers.take(payload.limit());
+        direct.put(payload.duplicate().position(0)).flip();
+        return direct;
+    }
+
+    /**
+     * Sends {@code payload} as {@link #send} does and {@code lent} right after it, as one unit:
+     * no other message of this process to {@code dest} comes between them (MPI keeps the order
+     * of one sender's messages on one tag). {@code lent}, a direct buffer such as a mapped file
+     * region, is sent in place from 0 to its limit and never reused here: once MPI no longer
+     * reads it, it goes to {@code done} on the communication thread. A send dropped because its
+     * peer ended never reaches {@code done} (MPI may still hold the buffer).
+     */
+    public void send(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done) {
+        if (!lent.isDirect()) {
+            throw new IllegalArgumentException("a lent buffer must be direct");
+        }
+        outbox.add(new Outgoing(dest, tag, direct(payload), lent, done));
         wake();
     }
 
@@ -260,7 +283,10 @@ public final class MpiTransport {
         boolean any = false;
         for (Outgoing out; (out = outbox.poll()) != null; any = true) {
             ByteBuffer buffer = out.payload;
-            inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer));
+            inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer, null));
+            if (out.lent != null) {
+                inFlight.add(new InFlight(out.dest, mpi.iSend(out.lent, out.lent.limit(), out.dest, out.tag), out.lent, out.done));
+            }
             if (out.tag == Tags.SERVICE) {
                 serviceTraffic(out.dest);
             }
@@ -280,7 +306,12 @@ public final class MpiTransport {
         int before = inFlight.size();
         for (int i = inFlight.size() - 1; i >= 0; i--) {
             if (inFlight.get(i).request.test()) {
-                buffers.give(inFlight.remove(i).buffer);
+                InFlight sent = inFlight.remove(i);
+                if (sent.done == null) {
+                    buffers.give(sent.buffer);
+                } else {
+                    sent.done.accept(sent.buffer);
+                }
             }
         }
         return inFlight.size() != before;

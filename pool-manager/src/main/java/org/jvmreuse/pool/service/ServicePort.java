@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
@@ -23,6 +24,7 @@ public final class ServicePort {
     public static final String RANK = "rank";
     public static final String DIRECTORY = "directory";
     public static final String SEND = "send";
+    public static final String SEND_LENT = "sendLent";
     public static final String RECEIVER = "receiver";
     public static final String BUFFER = "buffer";
     public static final String RELEASE = "release";
@@ -80,6 +82,8 @@ public final class ServicePort {
         map.put(RANK, rank);
         map.put(DIRECTORY, directory);
         map.put(SEND, (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> transport.send(dest, Tags.SERVICE, payload));
+        map.put(SEND_LENT, (Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>>) done -> (dest, pair) ->
+                transport.send(dest, Tags.SERVICE, pair[0], pair[1], done));
         map.put(BUFFER, (IntFunction<ByteBuffer>) transport::buffer);
         map.put(RELEASE, (Consumer<ByteBuffer>) transport::release);
         map.put(RECEIVER, (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> receiver = r);
