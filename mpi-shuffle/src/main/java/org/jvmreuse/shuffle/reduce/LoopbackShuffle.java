@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
@@ -85,6 +86,17 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
             } else {
                 reducerThread.execute(() -> reducerReceiver.accept(SERVER_RANK, payload));
             }
+        });
+        // As MPI does: a lent chunk (a mapping of file.out) lands in a buffer of the reducer's
+        // process, the lender gets it back, and header and chunk arrive together, in order.
+        port.put("sendLent", (Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>>) done -> (dest, pair) -> {
+            ByteBuffer received = ByteBuffer.allocateDirect(pair[1].limit());
+            received.put(0, pair[1], 0, pair[1].limit());
+            done.accept(pair[1]);
+            reducerThread.execute(() -> {
+                reducerReceiver.accept(SERVER_RANK, pair[0]);
+                reducerReceiver.accept(SERVER_RANK, received);
+            });
         });
         port.put("buffer", (IntFunction<ByteBuffer>) ByteBuffer::allocateDirect);
         port.put("release", (Consumer<ByteBuffer>) buffer -> { });
