@@ -14,19 +14,20 @@ import org.apache.hadoop.yarn.server.nodemanager.DefaultContainerExecutor;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
 
 /**
- * A container executor that runs MapReduce task containers in the node's JVM pool.
- * Select it with {@code yarn.nodemanager.container-executor.class}.
+ * A container executor that runs MapReduce containers (tasks and the MRAppMaster) in the node's
+ * JVM pool. Select it with {@code yarn.nodemanager.container-executor.class}.
  *
- * <p>It is the {@link DefaultContainerExecutor} with one change: a task container's launch
+ * <p>It is the {@link DefaultContainerExecutor} with one change: such a container's launch
  * script ends with the {@code jvmreuse} client instead of {@code java}
  * ({@link LaunchScriptRewriter}). The script still runs under the pid file, so YARN's liveness
- * checks, kill and signals reach the client, which forwards them to the task in its slot; the
+ * checks, kill and signals reach the client, which forwards them to the program in its slot; the
  * exit code comes back the same way. Everything else takes the stock path unchanged: containers
- * that are not tasks (the MRAppMaster), other users' containers (a slot is reused only for the
- * pool owner), jobs that opt out with {@code JVMREUSE_POOL=off} in the task environment, and a
- * node without pool settings, and tasks that ask for more memory than a slot gives
- * ({@link SlotFit}). When the pool is down or busy the client itself starts the task's own JVM,
- * so a job never fails because of the pool.
+ * that run neither program, other users' containers (a slot is reused only for the pool owner),
+ * containers whose environment opts out with {@code JVMREUSE_POOL=off} (a job's tasks, or its
+ * AM through {@code yarn.app.mapreduce.am.env}), application masters on a node that does not
+ * pool them ({@code jvmreuse.pool.appmaster=false}), a node without pool settings, and programs
+ * that ask for more memory than a slot gives ({@link SlotFit}). When the pool is down or busy the
+ * client itself starts the program's own JVM, so a job never fails because of the pool.
  */
 public class PoolContainerExecutor extends DefaultContainerExecutor {
     private static final Log LOG = LogFactory.getLog(PoolContainerExecutor.class);
@@ -46,7 +47,8 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
         if (settings.disabledBecause != null) {
             LOG.warn("JVM pool not used, every container takes the stock launch path: " + settings.disabledBecause);
         } else {
-            LOG.info("MapReduce tasks run in the JVM pool at " + settings.socket + " (client " + settings.client
+            LOG.info("MapReduce tasks" + (settings.appMasters ? " and application masters" : "") + " run in the JVM pool at "
+                    + settings.socket + " (client " + settings.client
                     + ", wait " + settings.waitMillis + " ms for a slot; tasks up to a heap of " + (settings.slotHeapBytes >> 20)
                     + " MB and a container of " + settings.slotMemoryMb + " MB)");
         }
@@ -59,24 +61,21 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
         String containerId = container.getContainerId().toString();
         java.nio.file.Path pooledScript = null;
         Path script = nmPrivateContainerScriptPath;
+        LaunchScriptRewriter.Launch launch = null;
         String stockReason = stockReason(container, userName);
         if (stockReason == null) {
             java.nio.file.Path original = java.nio.file.Path.of(nmPrivateContainerScriptPath.toUri().getPath());
-            String stock = Files.readString(original, StandardCharsets.UTF_8);
-            String rewritten = rewriter.rewrite(stock);
-            if (rewritten == null) {
-                stockReason = "not a MapReduce task";
-            } else {
-                stockReason = fit.stockReason(LaunchScriptRewriter.jvmOptions(stock), container.getResource().getMemory());
-            }
+            launch = LaunchScriptRewriter.launch(Files.readString(original, StandardCharsets.UTF_8));
+            stockReason = stockReason(launch, container.getResource().getMemory());
             if (stockReason == null) {
                 pooledScript = original.resolveSibling(original.getFileName() + ".pool");
-                Files.writeString(pooledScript, rewritten, StandardCharsets.UTF_8);
+                Files.writeString(pooledScript, rewriter.rewrite(launch), StandardCharsets.UTF_8);
                 script = new Path(pooledScript.toUri());
             }
         }
         if (stockReason == null) {
-            LOG.info("Container " + containerId + ": task handed to the JVM pool at " + settings.socket);
+            LOG.info("Container " + containerId + ": " + launch.program().description + " handed to the JVM pool at "
+                    + settings.socket);
         } else {
             LOG.info("Container " + containerId + ": stock launch (" + stockReason + ")");
         }
@@ -121,7 +120,18 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
         return os instanceof com.sun.management.OperatingSystemMXBean node ? node.getTotalMemorySize() / 4 : Long.MAX_VALUE;
     }
 
-    /** Why this container must take the stock path, or null if the pool may take it. */
+    /** Why a container that launches this program (null: none the pool knows) must take the stock path. */
+    private String stockReason(LaunchScriptRewriter.Launch launch, long containerMb) {
+        if (launch == null) {
+            return "not a MapReduce task or application master";
+        }
+        if (launch.program() == LaunchScriptRewriter.Program.APP_MASTER && !settings.appMasters) {
+            return "application masters are not pooled on this node (" + PoolSettings.APP_MASTERS + "=false)";
+        }
+        return fit.stockReason(launch.jvmOptions(), containerMb);
+    }
+
+    /** Why this container must take the stock path whatever it runs, or null if the pool may take it. */
     private String stockReason(Container container, String userName) {
         if (settings.disabledBecause != null) {
             return "no pool: " + settings.disabledBecause;

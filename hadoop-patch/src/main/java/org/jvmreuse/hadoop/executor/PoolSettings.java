@@ -23,6 +23,8 @@ final class PoolSettings {
     static final String SLOT_HEAP = "jvmreuse.pool.slot-heap";
     /** The largest container a slot stands for, in MB; default twice the slot heap. */
     static final String SLOT_MEMORY_MB = "jvmreuse.pool.slot-memory-mb";
+    /** Whether MRAppMaster containers may run in slots too (default true). */
+    static final String APP_MASTERS = "jvmreuse.pool.appmaster";
 
     final String socket;
     final String client;
@@ -30,6 +32,7 @@ final class PoolSettings {
     /** The slot heap in bytes (-1: not set or not readable). */
     final long slotHeapBytes;
     final long slotMemoryMb;
+    final boolean appMasters;
     /** Hadoop's jars (the application class path) plus this jar: kept loaded in the slots. */
     final List<String> sharedClassPath;
     /** This jar, which the slots need for the per-task reset of Hadoop's statics. */
@@ -37,13 +40,14 @@ final class PoolSettings {
     /** Why pooling is off, or null. */
     final String disabledBecause;
 
-    PoolSettings(String socket, String client, long waitMillis, String slotHeap, long slotMemoryMb,
+    PoolSettings(String socket, String client, long waitMillis, String slotHeap, long slotMemoryMb, boolean appMasters,
                  List<String> applicationJars, String patchJar) {
         this.socket = socket;
         this.client = client;
         this.waitMillis = waitMillis;
         this.slotHeapBytes = SlotFit.parseSize(slotHeap);
         this.slotMemoryMb = slotMemoryMb > 0 ? slotMemoryMb : 2 * (slotHeapBytes >> 20);
+        this.appMasters = appMasters;
         this.patchJar = patchJar;
         List<String> shared = new ArrayList<>(applicationJars);
         if (patchJar != null && !shared.contains(patchJar)) { // the application class path may have it
@@ -56,6 +60,7 @@ final class PoolSettings {
     static PoolSettings from(Configuration conf) {
         return new PoolSettings(conf.getTrimmed(SOCKET, ""), conf.getTrimmed(CLIENT, ""),
                 conf.getLong(WAIT_MS, DEFAULT_WAIT_MS), conf.getTrimmed(SLOT_HEAP, ""), conf.getLong(SLOT_MEMORY_MB, 0),
+                conf.getBoolean(APP_MASTERS, true),
                 applicationJars(conf.getTrimmedStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
                         YarnConfiguration.DEFAULT_YARN_APPLICATION_CLASSPATH)),
                 ownJar());
