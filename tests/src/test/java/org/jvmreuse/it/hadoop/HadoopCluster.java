@@ -154,6 +154,23 @@ public final class HadoopCluster implements AutoCloseable {
         return r.out();
     }
 
+    /**
+     * Waits until no pool of the cluster runs anything: a job's client returns while its
+     * MRAppMaster still winds down (Hadoop 2.2's AM serves its clients for 5 s after the job ends).
+     */
+    public void awaitIdlePools() throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (int i = 1; i <= nodeManagers; i++) {
+            String status;
+            while (!(status = poolStatus(i)).contains(" busy 0,")) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("pool " + i + " still busy after 60 s:\n" + status);
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
     /** Runs completed by all the cluster's pools. */
     public long pooledRuns() throws Exception {
         long runs = 0;
@@ -179,11 +196,14 @@ public final class HadoopCluster implements AutoCloseable {
 
     /**
      * Stops the pool of NodeManager {@code nodeManager} only (its manager and slots): the pools'
-     * mpirun goes on for the other NodeManagers' pools.
+     * mpirun goes on for the other NodeManagers' pools. {@code options}: jvmreuse-pool stop's
+     * ({@code --now} ends the runs in the pool instead of waiting for them).
      */
-    public Result stopPool(int nodeManager) throws Exception {
-        return Pool.exec(List.of(Pool.REPO.resolve("job-scripts/bin/jvmreuse-pool").toString(), "stop",
-                "--socket", socket(nodeManager).toString()), Map.of(), null, 120);
+    public Result stopPool(int nodeManager, String... options) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Pool.REPO.resolve("job-scripts/bin/jvmreuse-pool").toString(), "stop",
+                "--socket", socket(nodeManager).toString()));
+        command.addAll(Arrays.asList(options));
+        return Pool.exec(command, Map.of(), null, 120);
     }
 
     @Override

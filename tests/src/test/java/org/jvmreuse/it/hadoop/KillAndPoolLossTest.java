@@ -17,8 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * YARN's kill reaches a task in its slot and the slot serves again afterwards; a pool that stops
- * in the middle of a job leaves the job to finish down the stock path.
+ * YARN's kill reaches a job's MRAppMaster and tasks in their slots and the slots serve again
+ * afterwards; a pool that stops in the middle of a job (ending the AM and tasks it runs) leaves the
+ * job to finish down the stock path: YARN starts the AM's second attempt in a new JVM, which
+ * recovers the maps the first one finished.
  */
 class KillAndPoolLossTest {
     private static final Pattern APP = Pattern.compile("Submitted application (application_\\d+_\\d+)");
@@ -27,7 +29,8 @@ class KillAndPoolLossTest {
 
     @BeforeEach
     void startCluster() throws Exception {
-        cluster = HadoopCluster.start(1, "--pool", "--slots", "2");
+        // three slots: the job's AM holds one (the default AM cap of three slots is two)
+        cluster = HadoopCluster.start(1, "--pool", "--slots", "3");
         jar = JobJars.withMarker(cluster.dir, "sleep");
     }
 
@@ -81,7 +84,7 @@ class KillAndPoolLossTest {
                 "-Dsleep.leftovers.hook=true");
         List<ProcessHandle> children = new ArrayList<>();
         try {
-            await("both tasks run in slots", 120_000, () -> cluster.poolStatus(1).contains("busy 2"));
+            await("the AM and both tasks run in slots", 120_000, () -> cluster.poolStatus(1).contains("busy 3"));
             await("both tasks started their child", 30_000, () -> pidFiles(leftovers).size() == 2);
             for (Path pidFile : pidFiles(leftovers)) {
                 ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).ifPresent(children::add);
@@ -106,6 +109,10 @@ class KillAndPoolLossTest {
         }
         String status = cluster.poolStatus(1);
         assertTrue(status.contains("retired 0"), status);
+        String app = APP.matcher(Files.readString(log)).results().findFirst().orElseThrow().group(1);
+        String nmLog = Files.readString(cluster.dir.resolve("logs/nodemanager1.log"));
+        assertTrue(nmLog.contains(app.replace("application_", "container_") + "_01_000001: application master handed to the JVM pool"),
+                "the killed job's AM did not run in a slot");
         long before = cluster.pooledRuns();
         // A task that ends by itself (no hook keeps it up until the MRAppMaster stops its
         // container): the container's end, where the NodeManager signals its process group,
@@ -114,7 +121,8 @@ class KillAndPoolLossTest {
         Process next = sleepJob(2, 10, "sleep-after-kill", cluster.dir.resolve("after.log"), "-Dsleep.leftovers=" + left);
         assertTrue(next.waitFor(180, TimeUnit.SECONDS), "the next job did not finish");
         assertEquals(0, next.exitValue(), Files.readString(cluster.dir.resolve("after.log")));
-        assertEquals(2, cluster.pooledRuns() - before, "the next job's tasks ran in the same slots");
+        cluster.awaitIdlePools();
+        assertEquals(3, cluster.pooledRuns() - before, "the next job's AM and tasks ran in the same slots");
         List<ProcessHandle> leftBehind = new ArrayList<>();
         for (Path pidFile : pidFiles(left)) {
             ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).ifPresent(leftBehind::add);
@@ -133,7 +141,7 @@ class KillAndPoolLossTest {
         Process client = sleepJob(maps, 1500, "sleep-pool-lost", log);
         try {
             await("two tasks ran in the pool", 180_000, () -> cluster.pooledRuns() >= 2);
-            var stopped = cluster.stopPool(1);
+            var stopped = cluster.stopPool(1, "--now");
             assertEquals(0, stopped.code(), "pool stop failed: " + stopped);
             assertTrue(client.waitFor(300, TimeUnit.SECONDS), "the job did not finish without its pool");
             assertEquals(0, client.exitValue(), "the job failed after its pool stopped:\n" + Files.readString(log));
@@ -147,5 +155,11 @@ class KillAndPoolLossTest {
             }
         }
         assertEquals(maps, lines.size(), "every map wrote its line: " + lines);
+        String app = APP.matcher(Files.readString(log)).results().findFirst().orElseThrow().group(1)
+                .replace("application_", "container_");
+        String nmLog = Files.readString(cluster.dir.resolve("logs/nodemanager1.log"));
+        assertTrue(nmLog.contains(app + "_01_000001: application master handed to the JVM pool"), "AM 1 did not run in a slot");
+        // the pool is gone: the client of the second attempt's container started a new JVM
+        assertTrue(nmLog.contains("Container " + app + "_02_000001"), "YARN started no second AM attempt");
     }
 }

@@ -17,8 +17,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A task that fails in a slot (exception, System.exit(1), Runtime.halt, OutOfMemoryError) is
- * retried by YARN as usual and the job ends as it does on the stock path; the slots stay healthy
- * and serve the next job. A task that needs more heap than a slot has runs in its own JVM.
+ * retried by YARN as usual and the job ends as it does on the stock path; so is an MRAppMaster
+ * that fails its first attempt in a slot (exception, exit, halt): the NodeManager sees its exit
+ * status and YARN starts the second attempt. The slots stay healthy and serve the next job. A
+ * task that needs more heap than a slot has runs in its own JVM.
  */
 class TaskFailureTest {
     private static HadoopCluster cluster;
@@ -27,7 +29,8 @@ class TaskFailureTest {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = HadoopCluster.start(1, "--pool", "--slots", "2");
+        // three slots: the job's AM holds one (the default AM cap of three slots is two)
+        cluster = HadoopCluster.start(1, "--pool", "--slots", "3");
         jar = JobJars.withMarker(cluster.dir, "flaky");
         input = JobJars.lines(cluster.dir.resolve("data"), "flaky-in", 2);
     }
@@ -65,7 +68,8 @@ class TaskFailureTest {
         long before = cluster.pooledRuns();
         Job pooled = run(mode, false, false, mode + "-pool");
         assertTrue(pooled.succeeded(), mode + ": pooled job failed:\n" + pooled);
-        assertEquals(3, cluster.pooledRuns() - before, "two tasks plus one retry ran in the pool");
+        cluster.awaitIdlePools();
+        assertEquals(4, cluster.pooledRuns() - before, "the AM, two tasks and one retry ran in the pool");
         assertEquals(1L, pooled.counters().get("Job Counters/Failed map tasks"), "one failed attempt: " + pooled.counters());
         Job stock = run(mode, false, true, mode + "-stock");
         assertTrue(stock.succeeded(), mode + ": stock job failed:\n" + stock);
@@ -84,6 +88,38 @@ class TaskFailureTest {
         assertHealthySlots();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"exception", "exit", "halt"})
+    void anAppMasterThatFailsItsFirstAttemptIsRetriedAsOnTheStockPath(String mode) throws Exception {
+        Job pooled = runAmFailure(mode, false, mode + "-am-pool");
+        assertTrue(pooled.succeeded(), mode + ": pooled job failed:\n" + pooled);
+        String app = "container_" + pooled.lastJobId().substring("job_".length());
+        String nmLog = Files.readString(cluster.dir.resolve("logs/nodemanager1.log"));
+        assertTrue(nmLog.contains(app + "_01_000001: application master handed to the JVM pool"),
+                "the first AM attempt did not run in a slot");
+        int exit = mode.equals("halt") ? 7 : 1;
+        assertTrue(nmLog.contains("Exit code from container " + app + "_01_000001 is : " + exit),
+                "the NodeManager did not see the first AM attempt end with " + exit);
+        assertTrue(nmLog.contains(app + "_02_000001: application master handed to the JVM pool"),
+                "the second AM attempt did not run in a slot");
+        Job stock = runAmFailure(mode, true, mode + "-am-stock");
+        assertTrue(stock.succeeded(), mode + ": stock job failed:\n" + stock);
+        assertEquals(output(cluster.dir.resolve("data/" + mode + "-am-stock")),
+                output(cluster.dir.resolve("data/" + mode + "-am-pool")));
+        assertHealthySlots();
+    }
+
+    private Job runAmFailure(String mode, boolean stock, String out) throws Exception {
+        List<String> args = new ArrayList<>(JobJars.main("FlakyJob"));
+        args.addAll(List.of("-Dflaky.am=true", "-Dflaky.mode=" + mode));
+        if (stock) {
+            args.addAll(HadoopCluster.STOCK);
+            args.add("-Dyarn.app.mapreduce.am.env=JVMREUSE_POOL=off");
+        }
+        args.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
+        return cluster.job(jar, args);
+    }
+
     /**
      * The slots have a heap of 512m (the cluster's default); a task with -Xmx900m that fills
      * 560 MB of it would run out of memory in a slot. It takes the stock path and succeeds, and
@@ -99,14 +135,16 @@ class TaskFailureTest {
         Job job = cluster.job(jar, args);
         assertTrue(job.succeeded(), "the task with the larger heap failed:\n" + job);
         assertEquals(2, output(cluster.dir.resolve("data/big-heap")).split("held 560 MB", -1).length - 1);
-        assertEquals(0, cluster.pooledRuns() - before, "its maps ran in slots");
+        cluster.awaitIdlePools();
+        assertEquals(1, cluster.pooledRuns() - before, "its maps ran in slots (only its AM may)");
         String nmLog = Files.readString(cluster.dir.resolve("logs/nodemanager1.log"));
         assertTrue(nmLog.contains("stock launch (its heap -Xmx900m is above the slot heap of 512 MB)"), "no reason logged");
         assertHealthySlots();
     }
 
     private static void assertHealthySlots() throws Exception {
+        cluster.awaitIdlePools();
         String status = cluster.poolStatus(1);
-        assertTrue(status.contains("slots: 2 (free 2, busy 0, starting 0, retired 0)"), "slots after the job:\n" + status);
+        assertTrue(status.contains("slots: 3 (free 3, busy 0, starting 0, retired 0)"), "slots after the job:\n" + status);
     }
 }

@@ -5,6 +5,10 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.OutputCommitter;
+import org.apache.hadoop.mapreduce.OutputFormat;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -13,7 +17,9 @@ import org.apache.hadoop.util.ToolRunner;
  * {@code flaky.always=true}) in the way {@code flaky.mode} names: exception, exit (System.exit(1)),
  * oom (an OutOfMemoryError), halt (Runtime.halt(7)), none (no failure). Other tasks copy their
  * input line. With {@code flaky.hold-mb=N} every task first fills N MB of its heap and keeps it
- * until it ends (a task that needs the heap it asked for).
+ * until it ends (a task that needs the heap it asked for). With {@code flaky.am=true} it is the
+ * job's MRAppMaster that fails, in its first attempt, as it creates the job's output committer
+ * (in the AM's start-up, before it registers with the ResourceManager): the tasks do not fail.
  */
 public class FlakyJob extends Configured implements Tool {
     public static class FlakyMapper extends Mapper<LongWritable, Text, Text, Text> {
@@ -26,14 +32,15 @@ public class FlakyJob extends Configured implements Tool {
             }
             boolean firstTask = context.getTaskAttemptID().getTaskID().getId() == 0;
             boolean firstAttempt = context.getTaskAttemptID().getId() == 0;
-            if (firstTask && (firstAttempt || context.getConfiguration().getBoolean("flaky.always", false))) {
+            boolean tasksFail = !context.getConfiguration().getBoolean("flaky.am", false);
+            if (tasksFail && firstTask && (firstAttempt || context.getConfiguration().getBoolean("flaky.always", false))) {
                 fail(context.getConfiguration().get("flaky.mode", "exception"));
             }
             context.write(value, new Text("ok" + (holdMb > 0 ? " held " + held.length / 4 + " MB" : "")));
         }
 
         @SuppressWarnings("unused")
-        private static void fail(String mode) {
+        static void fail(String mode) {
             switch (mode) {
                 case "exit" -> System.exit(1);
                 case "halt" -> Runtime.getRuntime().halt(7);
@@ -49,8 +56,26 @@ public class FlakyJob extends Configured implements Tool {
         }
     }
 
+    /**
+     * Text output whose committer, asked for in the first attempt of the job's MRAppMaster (its
+     * container is {@code container_..._01_000001}), fails as {@code flaky.mode} says.
+     */
+    public static class FlakyAmOutputFormat<K, V> extends TextOutputFormat<K, V> {
+        @Override
+        public synchronized OutputCommitter getOutputCommitter(TaskAttemptContext context) throws IOException {
+            String container = System.getenv("CONTAINER_ID");
+            if (container != null && container.endsWith("_01_000001")) {
+                FlakyMapper.fail(context.getConfiguration().get("flaky.mode", "exception"));
+            }
+            return super.getOutputCommitter(context);
+        }
+    }
+
     @Override
     public int run(String[] args) throws Exception {
+        if (getConf().getBoolean("flaky.am", false)) {
+            getConf().setClass("mapreduce.job.outputformat.class", FlakyAmOutputFormat.class, OutputFormat.class);
+        }
         return MapOnlyJob.run(getConf(), "flaky-" + getConf().get("flaky.mode", "exception"), FlakyJob.class, FlakyMapper.class, args);
     }
 
