@@ -12,6 +12,8 @@
 JVMREUSE_DEFAULTS=(
     JVMREUSE_MPI_SHUFFLE=1 JVMREUSE_SLOT_HEAP=512m JVMREUSE_NM_MEMORY=2048 JVMREUSE_TASK_MEMORY=512
     JVMREUSE_HDFS=0 JVMREUSE_DAEMON_HEAP=1000m JVMREUSE_STOP_TIMEOUT=10
+    # NodeManager heartbeat (ms); empty: 10 ms per node, within 100..1000 (jvmreuse_heartbeat_ms)
+    JVMREUSE_HEARTBEAT_MS=
     JVMREUSE_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
     # hadoop-conf.sh: user template overrides and extra properties (none by default)
     JVMREUSE_CONF_OVERRIDES= JVMREUSE_CORE_SITE_EXTRA= JVMREUSE_YARN_SITE_EXTRA= JVMREUSE_MAPRED_SITE_EXTRA=
@@ -39,6 +41,22 @@ JVMREUSE_JOB_DEFAULTS=(
     JVMREUSE_WALLTIME= JVMREUSE_WALLTIME_MARGIN=120
     JVMREUSE_MODE=batch JVMREUSE_PRE_HOOK= JVMREUSE_POST_HOOK=
 )
+
+# The NodeManagers' heartbeat interval in ms for $1 nodes: JVMREUSE_HEARTBEAT_MS if set, else
+# 10 ms per node within 100..1000, so that the ResourceManager takes about 100 heartbeats a second
+# up to 100 nodes and no more than nodes/s beyond (Hadoop's default is 1000 ms). A job's
+# containers are handed out on NodeManager heartbeats: the interval is on every job's path.
+jvmreuse_heartbeat_ms() {
+    local ms=$(($1 * 10))
+    if [[ -n $JVMREUSE_HEARTBEAT_MS ]]; then
+        ms=$JVMREUSE_HEARTBEAT_MS
+    elif ((ms < 100)); then
+        ms=100
+    elif ((ms > 1000)); then
+        ms=1000
+    fi
+    printf '%s' "$ms"
+}
 
 jvmreuse_defaults_fill() {
     local kv name

@@ -103,7 +103,8 @@ _hpc_validate_settings() {
         JVMREUSE_START_TIMEOUT JVMREUSE_STOP_TIMEOUT JVMREUSE_WALLTIME_MARGIN; do
         [[ ${!name} =~ ^[1-9][0-9]*$ ]] || _hpc_die "$name must be a whole number >= 1 (got '${!name}')"
     done
-    for name in JVMREUSE_REDUCERS JVMREUSE_SLOTS JVMREUSE_VCORES JVMREUSE_NODE_MEMORY JVMREUSE_PORT_BASE; do
+    for name in JVMREUSE_REDUCERS JVMREUSE_SLOTS JVMREUSE_VCORES JVMREUSE_NODE_MEMORY JVMREUSE_PORT_BASE \
+        JVMREUSE_HEARTBEAT_MS; do
         [[ -z ${!name} || ${!name} =~ ^[1-9][0-9]*$ ]] || _hpc_die "$name must be empty or a whole number >= 1 (got '${!name}')"
     done
     for name in JVMREUSE_POOL JVMREUSE_MPI_SHUFFLE JVMREUSE_HDFS JVMREUSE_VERIFY; do

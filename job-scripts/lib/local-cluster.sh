@@ -50,6 +50,7 @@
 #   JVMREUSE_HDFS             1: also run a NameNode and a DataNode, fs.defaultFS=hdfs://127.0.0.1:<port>;
 #                             0 (default): fs.defaultFS=file:/// (a shared file system, as on Lustre sites)
 #   JVMREUSE_DAEMON_HEAP      -Xmx of the Hadoop daemons (default 1000m, as Hadoop's scripts)
+#   JVMREUSE_HEARTBEAT_MS     the NodeManagers' heartbeat, ms (default 100: 10 per NodeManager, at least 100)
 #   JVMREUSE_CLUSTER_TIMEOUT  seconds to wait for the cluster to become healthy (default 180; also
 #                             the pools' JVMREUSE_START_TIMEOUT unless that is set)
 #   JVMREUSE_STOP_TIMEOUT     seconds a daemon gets after SIGTERM before SIGKILL (default 10)
@@ -101,10 +102,12 @@ _jvmreuse_cluster_validate() {
         _jvmreuse_cluster_log "ERROR: JVMREUSE_MPI_SHUFFLE must be 0 or 1 (got '$JVMREUSE_MPI_SHUFFLE')"
         return 1
     fi
-    if [[ -n ${JVMREUSE_SLOTS:-} && ! $JVMREUSE_SLOTS =~ ^[1-9][0-9]*$ ]]; then
-        _jvmreuse_cluster_log "ERROR: JVMREUSE_SLOTS (--slots) must be a whole number >= 1 (got '$JVMREUSE_SLOTS')"
-        return 1
-    fi
+    for name in JVMREUSE_SLOTS JVMREUSE_HEARTBEAT_MS; do
+        if [[ -n ${!name:-} && ! ${!name} =~ ^[1-9][0-9]*$ ]]; then
+            _jvmreuse_cluster_log "ERROR: $name must be empty or a whole number >= 1 (got '${!name}')"
+            return 1
+        fi
+    done
     if ((JVMREUSE_TASK_MEMORY > JVMREUSE_NM_MEMORY || JVMREUSE_NM_MEMORY < 1024)); then
         _jvmreuse_cluster_log "ERROR: --nm-memory ($JVMREUSE_NM_MEMORY MB) must be >= 1024 and >= --task-memory ($JVMREUSE_TASK_MEMORY MB): the AppMaster alone needs 768 MB"
         return 1
@@ -183,6 +186,7 @@ _jvmreuse_cluster_conf_values() {
     declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$d [MASTER_ADDR]=127.0.0.1 [BIND_ADDR]=127.0.0.1
         [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=8 [APP_CLASSPATH]="$d/conf,$(jvmreuse_app_jars)"
         [AM_OPTS]=${am_opts% } [AM_MEMORY]=768 [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
+        [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "$JVMREUSE_NODEMANAGERS")
         [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
         [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [NODE_NAME]=127.0.0.1 [DN_DATA_DIR]=$d/hdfs/data [PORT_NN]=${JVMREUSE_CLUSTER_PORTS[nn]:-})
     for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do
