@@ -22,16 +22,16 @@ public final class HadoopCluster implements AutoCloseable {
     public static final Path LIB = Pool.REPO.resolve("hadoop-patch/target/hadoop/lib");
     public static final Path EXAMPLES = LIB.resolve("hadoop-mapreduce-examples-2.2.0.jar");
     static final Path RUNNER = Pool.REPO.resolve("job-scripts/bin/jvmreuse-cluster");
-    /** Job options that send a job's tasks down the stock path on a pool cluster. */
+    /** Job options that send a job's tasks and its MRAppMaster down the stock path on a pool cluster. */
     public static final List<String> STOCK = List.of("-Dmapreduce.map.env=JVMREUSE_POOL=off",
-            "-Dmapreduce.reduce.env=JVMREUSE_POOL=off");
+            "-Dmapreduce.reduce.env=JVMREUSE_POOL=off", "-Dyarn.app.mapreduce.am.env=JVMREUSE_POOL=off");
     /**
      * The same settings with the pool left on. Every task writes its job configuration to its
      * directory (counted in FILE_BYTES_WRITTEN), so a comparison with a stock run must carry
      * settings of the same size.
      */
     public static final List<String> POOLED = List.of("-Dmapreduce.map.env=JVMREUSE_POOL=yes",
-            "-Dmapreduce.reduce.env=JVMREUSE_POOL=yes");
+            "-Dmapreduce.reduce.env=JVMREUSE_POOL=yes", "-Dyarn.app.mapreduce.am.env=JVMREUSE_POOL=yes");
     private static final Pattern COMPLETED = Pattern.compile("runs: completed (\\d+)");
 
     public final Path dir;

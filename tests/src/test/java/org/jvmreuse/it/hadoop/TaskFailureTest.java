@@ -114,7 +114,6 @@ class TaskFailureTest {
         args.addAll(List.of("-Dflaky.am=true", "-Dflaky.mode=" + mode));
         if (stock) {
             args.addAll(HadoopCluster.STOCK);
-            args.add("-Dyarn.app.mapreduce.am.env=JVMREUSE_POOL=off");
         }
         args.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
         return cluster.job(jar, args);
