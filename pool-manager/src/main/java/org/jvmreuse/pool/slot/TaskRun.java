@@ -191,8 +191,8 @@ final class TaskRun {
         }
         String problem = cleanUp(shared, loader, stuck);
         if (reported) {
-            PoolLog.get().info(String.format("run %d: %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms (JDK-wide state %.3f ms)",
-                id, spec.mainClass(), exitCode, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
+            PoolLog.get().info(String.format("run %d (%s): %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms (JDK-wide state %.3f ms)",
+                id, spec.kind().wireName(), spec.mainClass(), exitCode, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
                 (System.nanoTime() - t3) / 1e6, guardNanos / 1e6));
         }
         return problem;
