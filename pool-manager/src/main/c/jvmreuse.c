@@ -608,7 +608,9 @@ static int module_option(struct run_opts *o, char **a, int i, int n)
         const char *value = joined ? a[i] + len + 1 : i + 1 < n ? a[i + 1] : NULL;
         const char *slash = value ? strchr(value, '/') : NULL;
         const char *eq = value ? strchr(value, '=') : NULL;
-        if (slash == NULL || eq == NULL || slash == value || eq <= slash + 1 || memchr(slash + 1, '/', (size_t)(eq - slash - 1)))
+        if (slash == NULL || eq == NULL || slash == value || eq <= slash + 1
+            || memchr(slash + 1, '/', (size_t)(eq - slash - 1)) != NULL
+            || memchr(value, ',', (size_t)(eq - value)) != NULL)
             o->unsupported = xasprintf("option %s %s is not MODULE/PACKAGE=TARGET; only a new JVM can report that",
                                        names[k], value ? value : "(no value)");
         else if (strcmp(eq + 1, "ALL-UNNAMED") != 0)
