@@ -32,6 +32,10 @@
 #                        not warmed up, to take the place of a slot that retires or dies, so that
 #                        the pool keeps its slot count (PoolMain --spares; docs/design.md, "Spare
 #                        ranks"). Each is one more JVM per pool, idle until needed
+#   JVMREUSE_AM_SLOTS    at most this many slots per pool run application masters (jvmreuse run
+#                        --kind am) at once, 0 to N (default: half the slots, rounded up); more
+#                        wait while the tasks behind them go first (PoolMain --am-slots;
+#                        docs/design.md, "Application masters and tasks share slots")
 #   JVMREUSE_NODES       nodes to start pools on (default 1: this host)
 #   JVMREUSE_POOLS       pools per node in this launch (default 1). With more than 1, each
 #                        SLOTS+1+SPARES consecutive ranks form a pool (PoolMain --ranks-per-pool) and
@@ -373,10 +377,11 @@ _jvmreuse_pool_name() {
 }
 
 jvmreuse_pool_command() {
-    local java slots spares nodes pools per_pool per_node template
+    local java slots spares am_slots nodes pools per_pool per_node template
     java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
     slots=${JVMREUSE_SLOTS:-${JVMREUSE_CONTAINER_LIMIT:-$(nproc)}}
     spares=${JVMREUSE_SPARES:-0}
+    am_slots=${JVMREUSE_AM_SLOTS:-}
     nodes=${JVMREUSE_NODES:-1}
     pools=$(_jvmreuse_pools) || return 1
     if ! [[ $slots =~ ^[1-9][0-9]*$ && $nodes =~ ^[1-9][0-9]*$ ]]; then
@@ -385,6 +390,10 @@ jvmreuse_pool_command() {
     fi
     if ! [[ $spares =~ ^[0-9]+$ ]]; then
         _jvmreuse_log "ERROR: spares (JVMREUSE_SPARES, --spares: $spares) must be a whole number >= 0"
+        return 1
+    fi
+    if [[ -n $am_slots ]] && ! [[ $am_slots =~ ^[0-9]+$ && $((10#$am_slots)) -le $slots ]]; then
+        _jvmreuse_log "ERROR: application master slots (JVMREUSE_AM_SLOTS, --am-slots: $am_slots) must be a whole number from 0 to the $slots slots"
         return 1
     fi
     template=$(jvmreuse_socket_template) || return 1
@@ -435,6 +444,9 @@ jvmreuse_pool_command() {
     fi
     if ((10#$spares > 0)); then
         JVMREUSE_POOL_CMD+=(--spares "$((10#$spares))")
+    fi
+    if [[ -n $am_slots ]]; then
+        JVMREUSE_POOL_CMD+=(--am-slots "$((10#$am_slots))")
     fi
     if [[ -n ${JVMREUSE_POOL_LOG_DIR:-} ]]; then
         JVMREUSE_POOL_CMD+=(--log-dir "$JVMREUSE_POOL_LOG_DIR")

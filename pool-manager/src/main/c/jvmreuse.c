@@ -1,7 +1,7 @@
 /*
  * jvmreuse: the command-line client of a node's pool of warm JVMs.
  *
- *   jvmreuse [--socket PATH] run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp CP] [java options] -cp CP MAIN [args...]
+ *   jvmreuse [--socket PATH] run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp CP] [--kind task|am] [java options] -cp CP MAIN [args...]
  *   jvmreuse [--socket PATH] status [--json] | drain | stop [--now]
  *   jvmreuse --help | --version
  *
@@ -116,7 +116,7 @@ static void usage(FILE *to)
           "       jvmreuse --help | --version\n"
           "\n"
           "commands:\n"
-          "  run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp LIBS] [java options] -cp CLASSPATH MAINCLASS [args...]\n"
+          "  run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp LIBS] [--kind KIND] [java options] -cp CLASSPATH MAINCLASS [args...]\n"
           "        run MAINCLASS in a warm JVM of the pool, like `java` would; without a\n"
           "        usable pool, start a normal JVM instead.\n"
           "        -v           tell on stderr where the run goes (or JVMREUSE_VERBOSE=1)\n"
@@ -127,10 +127,15 @@ static void usage(FILE *to)
           "                     JVMREUSE_START_TIMEOUT_MS)\n"
           "        --shared-cp LIBS  class path entries (also on -cp) whose classes the slot\n"
           "                     keeps loaded across runs, statics included (or JVMREUSE_SHARED_CP)\n"
-          "        java options: -cp/-classpath/--class-path, -Dname=value; -Xmx/-Xms/-Xss/-Xmn,\n"
-          "        -XX:... (but -XX:+Print...), -server and -client are ignored (the pool's JVMs\n"
-          "        are already running); any other option, or JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS\n"
-          "        or _JAVA_OPTIONS in the environment, makes the run use a normal JVM.\n"
+          "        --kind KIND  task (default) or am: an application master, which holds its\n"
+          "                     slot for a whole job; the pool gives those at most --am-slots\n"
+          "                     slots, and tasks queued behind one that waits go first\n"
+          "        java options: -cp/-classpath/--class-path, -Dname=value; --add-opens and\n"
+          "        --add-exports MODULE/PACKAGE=ALL-UNNAMED (also with '='), which the slot checks\n"
+          "        its JVM gives (a normal JVM if not); -Xmx/-Xms/-Xss/-Xmn, -XX:... (but\n"
+          "        -XX:+Print...), -server and -client are ignored (the pool's JVMs are already\n"
+          "        running); any other option, or JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS or\n"
+          "        _JAVA_OPTIONS in the environment, makes the run use a normal JVM.\n"
           "  status [--json]     print the pool's state (--json: one line of JSON, for scripts;\n"
           "                      fields in docs/protocol.md)\n"
           "  drain               stop accepting runs; running ones finish\n"
@@ -488,8 +493,13 @@ struct run_opts {
     int n_props;
     char **ignored;         /* JVM options accepted but not applied */
     int n_ignored;
-    const char *unsupported;/* first option only a new JVM can honour */
+    char **opens;           /* "module/package" of --add-opens ...=ALL-UNNAMED, which the slot checks */
+    int n_opens;
+    char **exports;         /* the same for --add-exports */
+    int n_exports;
+    char *unsupported;      /* why only a new JVM can honour the options, for the first such option */
     const char *shared_cp;  /* entries a slot may keep loaded across runs (--shared-cp) */
+    const char *kind;       /* "task" or "am" (--kind) */
     long wait_ms;
     long start_timeout_ms;  /* -1: wait_ms + START_TIMEOUT_EXTRA_MS */
 };
@@ -502,6 +512,13 @@ static long parse_wait_ms(const char *s, const char *what)
     if (*s == '\0' || *end != '\0' || errno != 0 || v < 0 || v > INT_MAX)
         die(EXIT_USAGE, "invalid %s '%s': expected milliseconds", what, s);
     return v;
+}
+
+static const char *parse_kind(const char *s)
+{
+    if (strcmp(s, "task") != 0 && strcmp(s, "am") != 0)
+        die(EXIT_USAGE, "invalid --kind '%s': expected task or am", s);
+    return s;
 }
 
 /* Options of the client itself, between `run` and the java options. Returns how many. */
@@ -536,6 +553,14 @@ static int parse_client_options(struct run_opts *o, int argc, char **argv)
         } else if (strncmp(argv[i], "--shared-cp=", 12) == 0) {
             o->shared_cp = argv[i] + 12;
             i++;
+        } else if (strcmp(argv[i], "--kind") == 0) {
+            if (i + 1 >= argc)
+                die(EXIT_USAGE, "--kind needs a value (task or am)");
+            o->kind = parse_kind(argv[i + 1]);
+            i += 2;
+        } else if (strncmp(argv[i], "--kind=", 7) == 0) {
+            o->kind = parse_kind(argv[i] + 7);
+            i++;
         } else {
             break;
         }
@@ -566,14 +591,50 @@ static char *property_of(const char *a)
     return strchr(def, '=') ? xasprintf("%s", def) : xasprintf("%s=", def);
 }
 
+/*
+ * --add-opens/--add-exports VALUE (or =VALUE) at a[i]: returns how many arguments it takes, 0 if
+ * a[i] is neither.  MODULE/PACKAGE=ALL-UNNAMED, which a pool JVM started with it gives every run,
+ * goes to the slot to check; any other target (or a malformed value, which java reports) sets
+ * o->unsupported.
+ */
+static int module_option(struct run_opts *o, char **a, int i, int n)
+{
+    static const char *const names[] = { "--add-opens", "--add-exports" };
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        size_t len = strlen(names[k]);
+        if (strncmp(a[i], names[k], len) != 0 || (a[i][len] != '\0' && a[i][len] != '='))
+            continue;
+        bool joined = a[i][len] == '=';
+        const char *value = joined ? a[i] + len + 1 : i + 1 < n ? a[i + 1] : NULL;
+        const char *slash = value ? strchr(value, '/') : NULL;
+        const char *eq = value ? strchr(value, '=') : NULL;
+        if (slash == NULL || eq == NULL || slash == value || eq <= slash + 1
+            || memchr(slash + 1, '/', (size_t)(eq - slash - 1)) != NULL
+            || memchr(value, ',', (size_t)(eq - value)) != NULL)
+            o->unsupported = xasprintf("option %s %s is not MODULE/PACKAGE=TARGET; only a new JVM can report that",
+                                       names[k], value ? value : "(no value)");
+        else if (strcmp(eq + 1, "ALL-UNNAMED") != 0)
+            o->unsupported = xasprintf("option %s %s names a target other than ALL-UNNAMED, which only a new JVM"
+                                       " can honour", names[k], value);
+        else if (k == 0)
+            o->opens[o->n_opens++] = xasprintf("%.*s", (int)(eq - value), value);
+        else
+            o->exports[o->n_exports++] = xasprintf("%.*s", (int)(eq - value), value);
+        return joined || value == NULL ? 1 : 2;
+    }
+    return 0;
+}
+
 /* Parses java's options up to the main class, like the java launcher does. */
 static void parse_java_options(struct run_opts *o)
 {
     char **a = o->java_args;
-    int n = o->n_java_args, i = 0;
+    int n = o->n_java_args, i = 0, taken;
     char *prop;
     o->props = xrealloc(NULL, sizeof(char *) * (size_t)(n + 1));
     o->ignored = xrealloc(NULL, sizeof(char *) * (size_t)(n + 1));
+    o->opens = xrealloc(NULL, sizeof(char *) * (size_t)(n + 1));
+    o->exports = xrealloc(NULL, sizeof(char *) * (size_t)(n + 1));
     for (; i < n && (a[i][0] == '-' || a[i][0] == '@'); i++) {
         if (strcmp(a[i], "-cp") == 0 || strcmp(a[i], "-classpath") == 0
             || strcmp(a[i], "--class-path") == 0) {
@@ -586,9 +647,13 @@ static void parse_java_options(struct run_opts *o)
             o->props[o->n_props++] = prop;
         } else if (is_ignorable_jvm_option(a[i])) {
             o->ignored[o->n_ignored++] = a[i];
+        } else if ((taken = module_option(o, a, i, n)) > 0) {
+            if (o->unsupported)
+                return;
+            i += taken - 1;
         } else {
             /* Includes @argfiles, which the launcher expands into more options. */
-            o->unsupported = a[i];
+            o->unsupported = xasprintf("option %s is not supported by the pool", a[i]);
             return;
         }
     }
@@ -601,7 +666,7 @@ static void parse_java_options(struct run_opts *o)
 
 static void parse_run_args(struct run_opts *o, int argc, char **argv)
 {
-    *o = (struct run_opts){ .wait_ms = DEFAULT_WAIT_MS, .start_timeout_ms = -1 };
+    *o = (struct run_opts){ .wait_ms = DEFAULT_WAIT_MS, .start_timeout_ms = -1, .kind = "task" };
     const char *env_wait = getenv("JVMREUSE_WAIT_MS");
     if (env_wait != NULL && *env_wait != '\0')
         o->wait_ms = parse_wait_ms(env_wait, "JVMREUSE_WAIT_MS");
@@ -1067,6 +1132,11 @@ static void build_run_request(struct msg *m, const struct run_opts *o, const cha
     msg_add(m, "wait_ms", wait);
     for (int i = 0; i < o->n_ignored; i++)
         msg_add(m, "ignored_opt", o->ignored[i]);
+    for (int i = 0; i < o->n_opens; i++)
+        msg_add(m, "add_opens", o->opens[i]);
+    for (int i = 0; i < o->n_exports; i++)
+        msg_add(m, "add_exports", o->exports[i]);
+    msg_add(m, "kind", o->kind);
 }
 
 /* The class path with relative entries made absolute against cwd; an empty entry means
@@ -1234,7 +1304,7 @@ static noreturn void cmd_run(const char *socket_path, int argc, char **argv)
     struct run_opts o;
     parse_run_args(&o, argc, argv);
     if (o.unsupported)
-        fallback(&o, xasprintf("option %s is not supported by the pool", o.unsupported));
+        fallback(&o, o.unsupported);
     /* A new JVM would apply these; a running slot cannot. */
     static const char *const launcher_vars[] = { "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS" };
     for (size_t i = 0; i < sizeof launcher_vars / sizeof *launcher_vars; i++) {

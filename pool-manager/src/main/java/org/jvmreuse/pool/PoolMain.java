@@ -53,10 +53,12 @@ public final class PoolMain {
         String[] hosts;
         PoolTopology topology;
         Path socket;
+        int amSlots;
         Map<Integer, Path> neighbours = new LinkedHashMap<>();
         try {
             hosts = gatherHosts(mpi);
             topology = PoolTopology.of(hosts, rank, options.ranksPerPool(), options.spares());
+            amSlots = options.amSlotCap(topology.slotRanks().size());
             socket = options.socketPath(topology.host(), topology.poolIndex(), topology.sharedHost());
             // The control sockets of the other pools on this host: a slot connects a doorbell to each.
             for (Map.Entry<Integer, Integer> other : PoolTopology.otherManagersOn(hosts, options.ranksPerPool(),
@@ -83,7 +85,7 @@ public final class PoolMain {
         try {
             port.setDirectory(ServiceDirectory.exchange(mpi, service == null ? "" : service.announcement()));
             if (topology.isManager(rank)) {
-                new PoolManager(topology, socket, transport, doorbells).run();
+                new PoolManager(topology, socket, transport, doorbells, amSlots).run();
             } else {
                 new SlotRuntime(topology, socket, neighbours, transport, doorbells, options, port, doorbellKey).run();
             }

@@ -9,9 +9,13 @@ import java.util.List;
 import java.util.Map;
 import org.jvmreuse.pool.manager.PrivateDirectory;
 
-/** Command-line options of a pool process; every rank of one mpirun gets the same ones. */
+/**
+ * Command-line options of a pool process; every rank of one mpirun gets the same ones.
+ * {@code amSlots} is {@code --am-slots}, null when not given ({@link #amSlotCap}).
+ */
 public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, int spares,
-                          long threadStopMillis, int warmupRuns, LibraryWarmup libraryWarmup, Service service) {
+                          long threadStopMillis, int warmupRuns, LibraryWarmup libraryWarmup, Service service,
+                          Integer amSlots) {
 
     /**
      * A program each slot runs {@code runs} times after the built-in warm-up, with
@@ -44,6 +48,10 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "                           spares); default 0: one pool per host holding all its ranks",
             "  --spares N               the last N ranks of each pool are spares, which take the place",
             "                           of slots that retire or die (default 0)",
+            "  --am-slots N             at most N slots of each pool run application masters (runs of",
+            "                           kind am) at once; more wait, and tasks queued behind them go",
+            "                           first (default: half the slots, rounded up; 0: application",
+            "                           masters always get a new JVM)",
             "  --thread-stop-ms N       how long a run's leftover threads get to stop (default 2000)",
             "  --warmup-runs N          runs of the built-in warm-up program each slot makes before it",
             "                           serves (default 100; 0: none)",
@@ -60,6 +68,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         String logDir = null;
         int ranksPerPool = 0;
         int spares = 0;
+        Integer amSlots = null;
         long threadStop = 2000;
         int warmupRuns = 100;
         String warmupMain = null;
@@ -75,6 +84,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 case "--log-dir" -> logDir = value(args, ++i, arg);
                 case "--ranks-per-pool" -> ranksPerPool = number(value(args, ++i, arg), arg, 0);
                 case "--spares" -> spares = number(value(args, ++i, arg), arg, 0);
+                case "--am-slots" -> amSlots = number(value(args, ++i, arg), arg, 0);
                 case "--thread-stop-ms" -> threadStop = number(value(args, ++i, arg), arg, 1);
                 case "--warmup-runs" -> warmupRuns = number(value(args, ++i, arg), arg, 0);
                 case "--warmup-main" -> warmupMain = value(args, ++i, arg);
@@ -111,7 +121,24 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         Service serviceSpec = service == null ? null
                 : new Service(service, serviceCp == null ? List.of() : List.of(serviceCp.split(":")),
                         Map.copyOf(serviceOptions));
-        return new PoolOptions(socket, logDir, ranksPerPool, spares, threadStop, warmupRuns, library, serviceSpec);
+        return new PoolOptions(socket, logDir, ranksPerPool, spares, threadStop, warmupRuns, library, serviceSpec,
+                amSlots);
+    }
+
+    /**
+     * How many of a pool's {@code slots} application masters may hold at once: {@code --am-slots},
+     * or half of them rounded up, which from 2 slots on leaves at least one to tasks (an
+     * application master waits for its job's tasks: docs/design.md, "Application masters and
+     * tasks share slots").
+     */
+    public int amSlotCap(int slots) {
+        if (amSlots == null) {
+            return (slots + 1) / 2;
+        }
+        if (amSlots > slots) {
+            throw new IllegalArgumentException("--am-slots " + amSlots + " is more than the pool's " + slots + " slots");
+        }
+        return amSlots;
     }
 
     private static String value(String[] args, int i, String option) {

@@ -25,11 +25,21 @@ class FallbackTest {
         assertTrue(result.err().contains("starting a new JVM"), result.err());
     }
 
+    /**
+     * Also: an application master (--kind=am) shows as one in the status while it holds the
+     * only slot (a 1-slot pool's default cap is 1), and a task waiting behind it is told no slot
+     * became free; --add-opens/--add-exports to ALL-UNNAMED that the pool's JVMs give run in the
+     * pool, one they do not give, or another target, in a new JVM that has it.
+     */
     @Test
     void busyPoolAndUnsupportedOptionsFallBack() throws Exception {
         try (Pool pool = Pool.start(1)) {
-            Process busy = pool.startProgram("Exiter", "sleep", "600000");
+            Process busy = pool.startProgram(List.of("--kind=am"), "Exiter", "sleep", "600000");
             pool.awaitStatus("busy 1", 15_000);
+            String status = pool.status();
+            assertTrue(status.contains("application masters: 1 in slots, at most 1 (--am-slots)")
+                    && status.contains(" kind=am ("), status);
+            assertEquals(1, pool.statusJson().get("am_running").getIntValue());
             Pool.Result waited = client(pool.socket, "run", "--wait-ms", "300", "-cp", Pool.PROGRAMS,
                     "org.jvmreuse.it.programs.Echo", "4");
             assertEquals(4, waited.code(), waited.toString());
@@ -37,11 +47,31 @@ class FallbackTest {
             assertTrue(waited.err().contains("no slot became free within 300 ms"), waited.err());
             busy.destroy();
             pool.awaitStatus("free 1,", 15_000);
+            assertTrue(pool.slotLog(1).contains(" (am): org.jvmreuse.it.programs.Exiter exit 143;"), pool.slotLog(1));
 
             Pool.Result option = client(pool.socket, "run", "-ea", "-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "5");
             assertEquals(5, option.code(), option.toString());
             assertTrue(option.err().contains("-ea"), option.err());
-            assertTrue(pool.status().contains("fallbacks 1"), pool.status());
+
+            Pool.Result opened = client(pool.socket, "run", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+                    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", Pool.PROGRAMS,
+                    "org.jvmreuse.it.programs.OpenField", "java.lang.String", "value");
+            assertEquals(0, opened.code(), opened.toString());
+            assertEquals("opened java.lang.String.value\n", opened.out());
+            assertTrue(opened.err().contains("running in slot 0"), opened.err());
+
+            Pool.Result notOpened = client(pool.socket, "run", "--add-opens=java.base/java.util.zip=ALL-UNNAMED", "-cp",
+                    Pool.PROGRAMS, "org.jvmreuse.it.programs.OpenField", "java.util.zip.CRC32", "crc");
+            assertEquals(0, notOpened.code(), notOpened.toString());
+            assertEquals("opened java.util.zip.CRC32.crc\n", notOpened.out());
+            assertTrue(notOpened.err().contains("the pool's JVMs do not open java.base/java.util.zip to ALL-UNNAMED"
+                    + " (start the pool with that --add-opens); starting a new JVM"), notOpened.err());
+
+            Pool.Result otherTarget = client(pool.socket, "run", "--add-opens", "java.base/java.lang=java.sql", "-cp",
+                    Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "6");
+            assertEquals(6, otherTarget.code(), otherTarget.toString());
+            assertTrue(otherTarget.err().contains("names a target other than ALL-UNNAMED"), otherTarget.err());
+            assertTrue(pool.status().contains("runs: completed 2, running 0, queued 0, fallbacks 2"), pool.status());
         }
     }
 

@@ -93,8 +93,15 @@ public final class Pool implements AutoCloseable {
      * signal tests mean the same wherever they run.
      */
     Process startProgram(String simpleName, String... args) throws IOException {
+        return startProgram(List.of(), simpleName, args);
+    }
+
+    /** ... with options of the client's own before the java options (e.g. --kind=am). */
+    Process startProgram(List<String> clientOptions, String simpleName, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT,QUIT,TERM,HUP",
-                CLIENT.toString(), "run", "-v", "-cp", PROGRAMS, "org.jvmreuse.it.programs." + simpleName));
+                CLIENT.toString(), "run", "-v"));
+        command.addAll(clientOptions);
+        command.addAll(List.of("-cp", PROGRAMS, "org.jvmreuse.it.programs." + simpleName));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(withSocket(Map.of()));

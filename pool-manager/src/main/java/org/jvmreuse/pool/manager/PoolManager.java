@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -23,13 +24,16 @@ import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
 import org.jvmreuse.pool.protocol.ProtocolException;
+import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
 
 /**
  * A node's Pool Manager: takes run requests from local clients, hands each to a free slot over
  * MPI (or queues it, first come first served), and relays the slot's progress back. It never
  * runs user code itself. A slot that leaves service (retires or dies) is replaced by a spare rank
- * while any is left ({@link SpareRanks}). All mutable state is guarded by {@code this}.
+ * while any is left ({@link SpareRanks}). Application masters hold at most {@code amSlots} slots
+ * at once; one that waits for that cap lets the runs queued behind it pass (docs/design.md,
+ * "Application masters and tasks share slots"). All mutable state is guarded by {@code this}.
  */
 public final class PoolManager implements MpiTransport.Handler {
     private final PoolTopology topology;
@@ -38,6 +42,7 @@ public final class PoolManager implements MpiTransport.Handler {
     private final Doorbells doorbells;
     private final SlotTable slots;
     private final SpareRanks spares;
+    private final int amSlots;
     private final Deque<PoolRun> queue = new ArrayDeque<>();
     private final Map<Long, PoolRun> running = new HashMap<>();
     private final LatencyStats latency = new LatencyStats();
@@ -49,20 +54,22 @@ public final class PoolManager implements MpiTransport.Handler {
     private boolean draining;
     private boolean stopping;
 
-    public PoolManager(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells) {
+    public PoolManager(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells, int amSlots) {
         this.topology = topology;
         this.socket = socket;
         this.transport = transport;
         this.doorbells = doorbells;
         this.slots = new SlotTable(topology.slotRanks());
         this.spares = new SpareRanks(topology.spareRanks());
+        this.amSlots = amSlots;
     }
 
     public void run() throws Exception {
         try (ControlServer server = new ControlServer(socket, this)) {
             server.start();
             PoolLog.get().info("pool " + topology.poolIndex() + " on " + topology.host() + " serving "
-                    + slots.size() + " slots (and " + spares.left() + " spares) at " + socket);
+                    + slots.size() + " slots (and " + spares.left() + " spares, application masters in at most "
+                    + amSlots + ") at " + socket);
             transport.run(this);
         } finally {
             timers.shutdownNow();
@@ -78,15 +85,25 @@ public final class PoolManager implements MpiTransport.Handler {
             fallback(run, stopping ? "the pool is stopping" : "the pool is draining");
         } else if (!slots.anyUsable()) {
             fallback(run, "the pool has no usable slot left (all retired; see the pool log)");
-        } else if (!queue.isEmpty() || !tryLaunch(run)) {
+        } else if (run.spec.kind() == RunKind.AM && amSlots == 0) {
+            fallback(run, "this pool runs no application masters (--am-slots 0)");
+        } else {
             queue.add(run);
-            run.client.queued(queue.size());
-            run.waitTimer = timers.schedule(() -> waitExpired(run), run.waitMillis, TimeUnit.MILLISECONDS);
+            dispatchQueue();
+            if (run.state == PoolRun.State.QUEUED) {
+                run.client.queued(queue.size());
+                run.waitTimer = timers.schedule(() -> waitExpired(run), run.waitMillis, TimeUnit.MILLISECONDS);
+            }
         }
     }
 
+    /** Whether {@code run} must wait because application masters hold as many slots as they may. */
+    private boolean amCapped(PoolRun run) {
+        return run.spec.kind() == RunKind.AM && slots.holding(RunKind.AM) >= amSlots;
+    }
+
     private boolean tryLaunch(PoolRun run) {
-        SlotTable.Acquired acquired = slots.acquire(run.classPathKey);
+        SlotTable.Acquired acquired = slots.acquire(run.classPathKey, run.spec.kind());
         if (acquired == null) {
             return false;
         }
@@ -100,7 +117,11 @@ public final class PoolManager implements MpiTransport.Handler {
 
     private synchronized void waitExpired(PoolRun run) {
         if (queue.remove(run)) {
-            fallback(run, "no slot became free within " + run.waitMillis + " ms");
+            fallback(run, amCapped(run)
+                    ? "no slot for an application master within " + run.waitMillis + " ms: application masters hold "
+                            + slots.holding(RunKind.AM) + " slots, as many as the pool gives them (--am-slots "
+                            + amSlots + "); the others are kept for tasks"
+                    : "no slot became free within " + run.waitMillis + " ms");
         }
     }
 
@@ -218,6 +239,7 @@ public final class PoolManager implements MpiTransport.Handler {
                     + (slots.size() - slots.count(SlotTable.State.RETIRED)) + " of " + slots.size() + " slots");
             failQueuedIfNoSlotLeft();
         }
+        dispatchQueue(); // an application master waiting for the cap may go now
     }
 
     /** The runs of a slot that left service without reporting them done end as killed, with why. */
@@ -321,25 +343,28 @@ public final class PoolManager implements MpiTransport.Handler {
         }
     }
 
+    /**
+     * Launches queued runs in arrival order while slots are free. An application master that the
+     * cap holds back keeps its place, and the runs behind it go by: it would otherwise block the
+     * tasks that its own job, or another application master's, waits for.
+     */
     private void dispatchQueue() {
-        while (!queue.isEmpty() && !draining) {
-            PoolRun head = queue.peek();
-            if (!tryLaunchQueued(head)) {
-                return;
-            }
+        if (draining) {
+            return;
         }
-    }
-
-    private boolean tryLaunchQueued(PoolRun run) {
-        queue.poll();
-        if (tryLaunch(run)) {
+        for (Iterator<PoolRun> it = queue.iterator(); it.hasNext(); ) {
+            PoolRun run = it.next();
+            if (amCapped(run)) {
+                continue;
+            }
+            if (!tryLaunch(run)) {
+                return; // no slot is free
+            }
+            it.remove();
             if (run.waitTimer != null) {
                 run.waitTimer.cancel(false);
             }
-            return true;
         }
-        queue.addFirst(run);
-        return false;
     }
 
     synchronized void drain() {
@@ -391,6 +416,8 @@ public final class PoolManager implements MpiTransport.Handler {
         lines.addAll(slots.describe());
         lines.add(String.format("runs: completed %d, running %d, queued %d, fallbacks %d", completedRuns,
                 running.size(), queue.size(), fallbacks));
+        lines.add(String.format("application masters: %d in slots, at most %d (--am-slots)", slots.holding(RunKind.AM),
+                amSlots));
         lines.add(latency.summary());
         return lines;
     }
@@ -409,6 +436,7 @@ public final class PoolManager implements MpiTransport.Handler {
                 .put("fallbacks", fallbacks)
                 .put("state", stopping ? "stopping" : draining ? "draining" : "serving")
                 .put("host", topology.host()).put("socket", socket.toString()).put("mpi", transport.describe())
+                .put("am_slots", amSlots).put("am_running", slots.holding(RunKind.AM))
                 .putNumbers("spares", spares.ranks()).put("latency", latency.json()).putObjects("slots", slots.json())
                 .toString();
     }

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jvmreuse.pool.protocol.RunKind;
 
 /**
  * The manager's view of its slots: the paper's busy-flag array plus what the reuse policy and
@@ -20,6 +21,8 @@ final class SlotTable {
     private final int[] ranks;
     private final State[] state;
     private final String[] lastClassPathKey;
+    /** Per slot: the kind of the run it holds while busy (until its clean-up ends), else null. */
+    private final RunKind[] kind;
     private final long[] pid;
     private final int[] runs;
     private final int[] reuseHits;
@@ -42,6 +45,7 @@ final class SlotTable {
         state = new State[n];
         Arrays.fill(state, State.STARTING);
         lastClassPathKey = new String[n];
+        kind = new RunKind[n];
         pid = new long[n];
         runs = new int[n];
         reuseHits = new int[n];
@@ -89,11 +93,12 @@ final class SlotTable {
     }
 
     /**
-     * Picks a free slot and marks it busy. A free slot whose last run had the same class path
-     * wins (the most recently used of them: its caches and JIT profile are the warmest);
-     * otherwise the next free slot round-robin from the last pick. Null when none is free.
+     * Picks a free slot and marks it busy with a run of {@code runKind}. A free slot whose last
+     * run had the same class path wins (the most recently used of them: its caches and JIT
+     * profile are the warmest); otherwise the next free slot round-robin from the last pick. Null
+     * when none is free.
      */
-    Acquired acquire(String classPathKey) {
+    Acquired acquire(String classPathKey, RunKind runKind) {
         int chosen = -1;
         for (int i = 0; i < ranks.length; i++) {
             int slot = (next + i) % ranks.length;
@@ -112,6 +117,7 @@ final class SlotTable {
         }
         boolean reuse = classPathKey.equals(lastClassPathKey[chosen]);
         state[chosen] = State.BUSY;
+        kind[chosen] = runKind;
         runs[chosen]++;
         if (reuse) {
             reuseHits[chosen]++;
@@ -125,11 +131,13 @@ final class SlotTable {
     void release(int slot) {
         if (state[slot] == State.BUSY) {
             state[slot] = State.FREE;
+            kind[slot] = null;
         }
     }
 
     void retire(int slot, String reason) {
         state[slot] = State.RETIRED;
+        kind[slot] = null;
         note[slot] = "retired: " + reason;
         retiredReason[slot] = reason;
     }
@@ -187,6 +195,17 @@ final class SlotTable {
         return false;
     }
 
+    /** How many slots hold a run of {@code wanted} kind (busy from launch until their clean-up ends). */
+    int holding(RunKind wanted) {
+        int n = 0;
+        for (RunKind k : kind) {
+            if (k == wanted) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     int count(State wanted) {
         int n = 0;
         for (State s : state) {
@@ -202,9 +221,9 @@ final class SlotTable {
         for (int i = 0; i < ranks.length; i++) {
             String history = replaced[i] == null ? ""
                     : String.format("; replacement %d, %s", replacements[i], replaced[i]);
-            lines.add(String.format("slot %d: rank %d pid %d %s busy=%d runs=%d reuse_hits=%d (%s%s)", i, ranks[i],
+            lines.add(String.format("slot %d: rank %d pid %d %s busy=%d runs=%d reuse_hits=%d%s (%s%s)", i, ranks[i],
                     pid[i], state[i].name().toLowerCase(), state[i] == State.BUSY ? 1 : 0, runs[i], reuseHits[i],
-                    note[i] == null ? "-" : note[i], history));
+                    kind[i] == null ? "" : " kind=" + kind[i].wireName(), note[i] == null ? "-" : note[i], history));
         }
         return lines;
     }
@@ -216,7 +235,7 @@ final class SlotTable {
             list.add(new Json().put("slot", i).put("rank", ranks[i]).put("pid", pid[i])
                     .put("state", state[i].name().toLowerCase()).put("runs", runs[i]).put("reuse_hits", reuseHits[i])
                     .put("jdk", jdk[i]).put("retired_reason", retiredReason[i]).put("replacements", replacements[i])
-                    .put("replaced", replaced[i]));
+                    .put("replaced", replaced[i]).put("kind", kind[i] == null ? null : kind[i].wireName()));
         }
         return list;
     }

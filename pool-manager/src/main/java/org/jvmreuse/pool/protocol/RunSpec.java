@@ -16,10 +16,14 @@ import java.nio.charset.StandardCharsets;
  * What a run needs to behave exactly like {@code java -cp cp -Dprops main args} started in
  * {@code cwd}. {@code sharedClassPath} (a subset of the class path) names library entries whose
  * classes a slot may keep loaded, with their statics, across runs that share them.
+ * {@code addOpens} and {@code addExports} ({@code module/package}) are what the run's
+ * {@code --add-opens}/{@code --add-exports ...=ALL-UNNAMED} options ask of the slot's JVM, which
+ * it can only check, not change: the slot refuses the run before it starts when one is not met.
  */
 public record RunSpec(String mainClass, List<String> classPath, List<String> sharedClassPath, List<String> args,
                       Map<String, String> properties, Map<String, String> environment, String cwd,
-                      String stdin, String stdout, String stderr) {
+                      String stdin, String stdout, String stderr, RunKind kind, List<String> addOpens,
+                      List<String> addExports) {
 
     public static RunSpec fromFrame(Frame frame) throws ProtocolException {
         String cwd = frame.require("cwd");
@@ -36,7 +40,21 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
         return new RunSpec(frame.require("main"), classPath, shared, frame.getAll("arg"),
                 pairs(frame.getAll("prop"), "prop"), pairs(frame.getAll("env"), "env"), cwd,
                 orDefault(frame.get("stdin"), "/dev/null"), orDefault(frame.get("stdout"), "/dev/null"),
-                orDefault(frame.get("stderr"), "/dev/null"));
+                orDefault(frame.get("stderr"), "/dev/null"), RunKind.parse(frame.get("kind")),
+                modulePackages(frame.getAll("add_opens"), "add_opens"),
+                modulePackages(frame.getAll("add_exports"), "add_exports"));
+    }
+
+    /** Each value must be MODULE/PACKAGE, as in {@code --add-opens MODULE/PACKAGE=ALL-UNNAMED}. */
+    private static List<String> modulePackages(List<String> values, String what) throws ProtocolException {
+        for (String value : values) {
+            int slash = value.indexOf('/');
+            if (slash <= 0 || slash == value.length() - 1 || value.indexOf('/', slash + 1) >= 0
+                    || value.contains("=") || value.contains(",")) {
+                throw new ProtocolException("malformed " + what + " '" + value + "': expected MODULE/PACKAGE");
+            }
+        }
+        return values;
     }
 
     private static List<String> absolutePaths(String classPath, String cwd) {
@@ -80,6 +98,9 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
             writeString(out, stdin);
             writeString(out, stdout);
             writeString(out, stderr);
+            writeString(out, kind.name());
+            writeList(out, addOpens);
+            writeList(out, addExports);
             return bytes.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -89,7 +110,8 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
     public static RunSpec decode(byte[] data) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
         return new RunSpec(readString(in), readList(in), readList(in), readList(in), readMap(in), readMap(in),
-                readString(in), readString(in), readString(in), readString(in));
+                readString(in), readString(in), readString(in), readString(in), RunKind.valueOf(readString(in)),
+                readList(in), readList(in));
     }
 
     // Length-prefixed UTF-8 rather than writeUTF, which stops at 64 KiB (a long env value).

@@ -151,12 +151,13 @@ final class TaskRun {
             slot.workingDirectory.enter(spec.cwd());
             System.setProperties(slot.runProperties(runProperties()));
             slot.tempDirectory.use(System.getProperty("java.io.tmpdir"));
+            TaskClassLoader runLoader = runLoader(shared);
             started = true;
             if (reported) {
                 // The client relays stdin only after this, so the slot must hold the FIFO open by now.
                 slot.transport.send(slot.managerRank, Tags.STARTED, Wire.ints(id));
             }
-            loader = RunClassPath.of(spec.classPath(), spec.sharedClassPath()).loader(shared);
+            loader = runLoader;
             shared.hooks().beforeRun(loader, slot.environment::set);
             slot.exitTrap.setCurrent(this);
             t1 = System.nanoTime();
@@ -167,8 +168,12 @@ final class TaskRun {
             slot.shutdownHooks.finishDeleteOnExit(hooksWanted());
             stuck = endThreads(shared, loader);
             exitCode = finalStatus();
-        } catch (IOException | RuntimeException e) {
+        } catch (Refused e) {
             failure = e.getMessage();
+            exitCode = 1;
+            stuck = endThreads(shared, loader);
+        } catch (IOException | RuntimeException e) {
+            failure = "the pool could not start the program: " + e.getMessage();
             PoolLog.get().error("run " + id + " of " + spec.mainClass() + " could not be set up", e);
             exitCode = 1;
             stuck = endThreads(shared, loader);
@@ -178,19 +183,43 @@ final class TaskRun {
         }
         if (reported) {
             slot.transport.send(slot.managerRank, Tags.DONE, Wire.intFlagAndText(id, exitCode, started,
-                    failure == null ? "" : "the pool could not start the program: " + failure));
+                    failure == null ? "" : failure));
         }
         long t3 = System.nanoTime();
         if (failure != null) {
-            PoolLog.get().warn("run " + id + " ended with exit code 1: " + failure);
+            PoolLog.get().warn("run " + id + (started ? " ended with exit code 1: " : " did not start: ") + failure);
         }
         String problem = cleanUp(shared, loader, stuck);
         if (reported) {
-            PoolLog.get().info(String.format("run %d: %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms (JDK-wide state %.3f ms)",
-                id, spec.mainClass(), exitCode, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
+            PoolLog.get().info(String.format("run %d (%s): %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms (JDK-wide state %.3f ms)",
+                id, spec.kind().wireName(), spec.mainClass(), exitCode, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
                 (System.nanoTime() - t3) / 1e6, guardNanos / 1e6));
         }
         return problem;
+    }
+
+    /**
+     * The run's class loader, made before the run is reported started: the run is refused (the
+     * client starts a new JVM) unless this JVM opens and exports to the loader's unnamed module
+     * what the run's {@code --add-opens}/{@code --add-exports} ask for.
+     */
+    private TaskClassLoader runLoader(SharedLoaders.SharedLibrary shared) throws IOException {
+        TaskClassLoader runLoader = RunClassPath.of(spec.classPath(), spec.sharedClassPath()).loader(shared);
+        String unmet = ModuleAccess.unmet(spec, runLoader.getUnnamedModule());
+        if (unmet != null) {
+            runLoader.close();
+            throw new Refused(unmet);
+        }
+        return runLoader;
+    }
+
+    /** A run this slot cannot run as a new JVM would; its message is the client's reason to start one. */
+    private static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String reason) {
+            super(reason, null, false, false);
+        }
     }
 
     /** Ends the run's threads once its shared library had its say (beforeEnd; a failure there is logged). */

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.PoolOptions;
 import org.jvmreuse.pool.PoolTopology;
 import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.InProcessMpi;
@@ -50,7 +51,7 @@ final class ManagerHarness implements AutoCloseable {
     private final List<ControlClient> clients = Collections.synchronizedList(new ArrayList<>());
     private volatile Throwable failure;
 
-    private ManagerHarness(int slotCount, int outsiderCount, int spareCount) throws IOException {
+    private ManagerHarness(int slotCount, int outsiderCount, int spareCount, int amSlots) throws IOException {
         dir = Files.createTempDirectory("jvmreuse-manager-test");
         socket = dir.resolve("control/pool.sock"); // ControlServer creates control/ with mode 700
         PoolLog.open(dir, "pool");
@@ -63,7 +64,7 @@ final class ManagerHarness implements AutoCloseable {
         List<Integer> slotRanks = IntStream.rangeClosed(1, slotCount).boxed().toList();
         List<Integer> spareRanks = IntStream.rangeClosed(slotCount + 1, slotCount + spareCount).boxed().toList();
         manager = new PoolManager(new PoolTopology(0, "node0", MANAGER_RANK, slotRanks, false, spareRanks), socket,
-                transport, doorbells);
+                transport, doorbells, amSlots);
         thread = new Thread(() -> {
             try {
                 manager.run();
@@ -87,9 +88,18 @@ final class ManagerHarness implements AutoCloseable {
         return start(slotCount, outsiderCount, 0);
     }
 
-    /** ... and {@code spareCount} spares, their doorbells connected. */
+    /** ... and {@code spareCount} spares, their doorbells connected; application masters get the default cap. */
     static ManagerHarness start(int slotCount, int outsiderCount, int spareCount) throws IOException {
-        ManagerHarness harness = new ManagerHarness(slotCount, outsiderCount, spareCount);
+        return start(slotCount, outsiderCount, spareCount, PoolOptions.parse(new String[0]).amSlotCap(slotCount));
+    }
+
+    /** A manager with {@code slotCount} ready slots, at most {@code amSlots} of them for application masters. */
+    static ManagerHarness withAmSlots(int slotCount, int amSlots) throws IOException {
+        return start(slotCount, 0, 0, amSlots);
+    }
+
+    private static ManagerHarness start(int slotCount, int outsiderCount, int spareCount, int amSlots) throws IOException {
+        ManagerHarness harness = new ManagerHarness(slotCount, outsiderCount, spareCount, amSlots);
         try {
             // The socket file appears at bind(2), a moment before the manager listens on it.
             Await.until("the manager answers on its control socket", () -> harness.answers() || !harness.thread.isAlive());
@@ -166,6 +176,11 @@ final class ManagerHarness implements AutoCloseable {
 
     ControlClient run(String main, long waitMillis) {
         return request(ControlClient.runRequest(main, waitMillis));
+    }
+
+    /** A run of kind {@code am}: an application master. */
+    ControlClient runAm(String main, long waitMillis) {
+        return request(ControlClient.runRequest(main, waitMillis).add("kind", "am"));
     }
 
     /** The manager's {@code status} lines. */

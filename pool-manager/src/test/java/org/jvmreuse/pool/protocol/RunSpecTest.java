@@ -24,6 +24,19 @@ class RunSpecTest {
         assertEquals(Map.of("HOME", "/root", "EMPTY", ""), spec.environment());
         assertEquals("/dev/null", spec.stdin());
         assertEquals("/tmp/out", spec.stdout());
+        assertEquals(RunKind.TASK, spec.kind(), "a run that names no kind is a task");
+        assertEquals(List.of(), spec.addOpens());
+    }
+
+    @Test
+    void carriesTheKindAndTheModulePackagesTheRunNeedsOpenOrExported() throws Exception {
+        RunSpec spec = RunSpec.fromFrame(request().add("kind", "am").add("add_opens", "java.base/java.lang")
+                .add("add_opens", "java.base/java.util").add("add_exports", "java.base/sun.nio.ch"));
+        assertEquals(RunKind.AM, spec.kind());
+        assertEquals(List.of("java.base/java.lang", "java.base/java.util"), spec.addOpens());
+        assertEquals(List.of("java.base/sun.nio.ch"), spec.addExports());
+        assertEquals(spec, RunSpec.decode(spec.encode()));
+        assertEquals(RunKind.TASK, RunSpec.fromFrame(request().add("kind", "task")).kind());
     }
 
     @Test
@@ -32,6 +45,7 @@ class RunSpecTest {
         RunSpec spec = RunSpec.fromFrame(request().add("env", "BIG=" + longValue).add("shared_cp", "/abs/y.jar"));
         RunSpec back = RunSpec.decode(spec.encode());
         assertEquals(spec, back);
+        assertEquals(RunKind.TASK, back.kind());
         assertEquals(longValue, back.environment().get("BIG"));
         assertEquals(List.of("/abs/y.jar"), back.sharedClassPath());
     }
@@ -44,5 +58,14 @@ class RunSpecTest {
                 () -> RunSpec.fromFrame(request().add("prop", "novalue"))).getMessage());
         assertEquals("shared_cp entries must also be on cp; not on cp: [/elsewhere.jar]", assertThrows(ProtocolException.class,
                 () -> RunSpec.fromFrame(request().add("shared_cp", "/elsewhere.jar"))).getMessage());
+        assertEquals("kind must be task or am, got 'AM'", assertThrows(ProtocolException.class,
+                () -> RunSpec.fromFrame(request().add("kind", "AM"))).getMessage());
+        for (String bad : List.of("java.lang", "/java.lang", "java.base/", "java.base/java.lang=ALL-UNNAMED",
+                "java.base/java/lang", "java.base/a,b")) {
+            assertEquals("malformed add_opens '" + bad + "': expected MODULE/PACKAGE", assertThrows(ProtocolException.class,
+                    () -> RunSpec.fromFrame(request().add("add_opens", bad))).getMessage());
+        }
+        assertEquals("malformed add_exports 'x': expected MODULE/PACKAGE", assertThrows(ProtocolException.class,
+                () -> RunSpec.fromFrame(request().add("add_exports", "x"))).getMessage());
     }
 }
