@@ -33,7 +33,8 @@
 #                        the pool keeps its slot count (PoolMain --spares; docs/design.md, "Spare
 #                        ranks"). Each is one more JVM per pool, idle until needed
 #   JVMREUSE_AM_SLOTS    at most this many slots per pool run application masters (jvmreuse run
-#                        --kind am) at once, 0 to N (default: half the slots, rounded up); more
+#                        --kind am) at once, 0 to N (default: half the slots, rounded up, at
+#                        most slots - 1, so one is left to tasks); more
 #                        wait while the tasks behind them go first (PoolMain --am-slots;
 #                        docs/design.md, "Application masters and tasks share slots")
 #   JVMREUSE_NODES       nodes to start pools on (default 1: this host)

@@ -50,8 +50,8 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "                           of slots that retire or die (default 0)",
             "  --am-slots N             at most N slots of each pool run application masters (runs of",
             "                           kind am) at once; more wait, and tasks queued behind them go",
-            "                           first (default: half the slots, rounded up; 0: application",
-            "                           masters always get a new JVM)",
+            "                           first (default: half the slots, rounded up, at most slots - 1;",
+            "                           0: application masters always get a new JVM)",
             "  --thread-stop-ms N       how long a run's leftover threads get to stop (default 2000)",
             "  --warmup-runs N          runs of the built-in warm-up program each slot makes before it",
             "                           serves (default 100; 0: none)",
@@ -127,13 +127,13 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
 
     /**
      * How many of a pool's {@code slots} application masters may hold at once: {@code --am-slots},
-     * or half of them rounded up, which from 2 slots on leaves at least one to tasks (an
-     * application master waits for its job's tasks: docs/design.md, "Application masters and
-     * tasks share slots").
+     * or half of them rounded up but always one fewer than the slots, so that one is left to
+     * tasks (an application master waits for its job's tasks: docs/design.md, "Application
+     * masters and tasks share slots"); a one-slot pool takes no application master by default.
      */
     public int amSlotCap(int slots) {
         if (amSlots == null) {
-            return (slots + 1) / 2;
+            return Math.min((slots + 1) / 2, slots - 1);
         }
         if (amSlots > slots) {
             throw new IllegalArgumentException("--am-slots " + amSlots + " is more than the pool's " + slots + " slots");

@@ -66,8 +66,8 @@ class PoolOptionsTest {
     void applicationMastersGetHalfTheSlotsByDefaultAndNeverMoreThanThePoolHas() {
         PoolOptions defaults = PoolOptions.parse(new String[0]);
         assertEquals(null, defaults.amSlots());
-        assertEquals(java.util.List.of(1, 1, 2, 2, 3, 4), java.util.stream.IntStream.of(1, 2, 3, 4, 5, 8)
-                .mapToObj(defaults::amSlotCap).toList(), "half rounded up, so from 2 slots on one is left to tasks");
+        assertEquals(java.util.List.of(0, 1, 2, 2, 3, 4), java.util.stream.IntStream.of(1, 2, 3, 4, 5, 8)
+                .mapToObj(defaults::amSlotCap).toList(), "half rounded up, and one slot always left to tasks");
         assertEquals(0, PoolOptions.parse(new String[] {"--am-slots", "0"}).amSlotCap(4));
         assertEquals(4, PoolOptions.parse(new String[] {"--am-slots", "4"}).amSlotCap(4));
         assertEquals("--am-slots 5 is more than the pool's 4 slots", assertThrows(IllegalArgumentException.class,
