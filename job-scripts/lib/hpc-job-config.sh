@@ -104,7 +104,11 @@ _hpc_template_values() {
     if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 ]]; then
         app_cp+=",$JVMREUSE_MPI_SHUFFLE_JAR"
     fi
-    am_opts=$(jvmreuse_am_opts $((JVMREUSE_AM_MEMORY * 3 / 4)))
+    # The AM's heap: 3/4 of its container, but no more than a slot's, so that pools can take it
+    local am_heap=$((JVMREUSE_AM_MEMORY * 3 / 4)) slot_heap
+    slot_heap=$(_hpc_mb "$JVMREUSE_SLOT_HEAP")
+    ((am_heap <= slot_heap)) || am_heap=$slot_heap
+    am_opts=$(jvmreuse_am_opts "$am_heap")
     JVMREUSE_CONF_TEMPLATES=$HPC_CONF_DIR
     declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$HPC_WORK [MASTER_ADDR]=$HPC_MASTER_ADDR [BIND_ADDR]=0.0.0.0
         [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=$HPC_VCORES [APP_CLASSPATH]=$app_cp [AM_OPTS]=${am_opts% }
