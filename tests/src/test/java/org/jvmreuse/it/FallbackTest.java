@@ -27,17 +27,17 @@ class FallbackTest {
 
     /**
      * Also: an application master (--kind=am) shows as one in the status while it holds the
-     * only slot (a 1-slot pool's default cap is 1), and a task waiting behind it is told no slot
-     * became free; --add-opens/--add-exports to ALL-UNNAMED that the pool's JVMs give run in the
+     * only slot (a 1-slot pool takes none by default: this one has --am-slots 1), and a task
+     * waiting behind it is told no slot became free; --add-opens/--add-exports to ALL-UNNAMED that the pool's JVMs give run in the
      * pool, one they do not give, or another target, in a new JVM that has it.
      */
     @Test
     void busyPoolAndUnsupportedOptionsFallBack() throws Exception {
-        try (Pool pool = Pool.start(1)) {
+        try (Pool pool = Pool.start(1, Jdks.DEFAULT, "", Map.of("JVMREUSE_AM_SLOTS", "1"))) {
             Process busy = pool.startProgram(List.of("--kind=am"), "Exiter", "sleep", "600000");
             pool.awaitStatus("busy 1", 15_000);
             String status = pool.status();
-            assertTrue(status.contains("application masters: 1 in slots, at most 1 (--am-slots)")
+            assertTrue(status.contains("application masters: 1 in slots, at most 1 (--am-slots), 0 completed")
                     && status.contains(" kind=am ("), status);
             assertEquals(1, pool.statusJson().get("am_running").getIntValue());
             Pool.Result waited = client(pool.socket, "run", "--wait-ms", "300", "-cp", Pool.PROGRAMS,

@@ -50,6 +50,7 @@ public final class PoolManager implements MpiTransport.Handler {
             r -> PoolThreads.create("manager-timer", r));
     private long nextRunId = 1;
     private long completedRuns;
+    private long completedAmRuns;
     private long fallbacks;
     private boolean draining;
     private boolean stopping;
@@ -163,6 +164,9 @@ public final class PoolManager implements MpiTransport.Handler {
     private void finish(PoolRun run, int exitCode, String message) {
         run.state = PoolRun.State.FINISHED;
         completedRuns++;
+        if (run.spec.kind() == RunKind.AM) {
+            completedAmRuns++;
+        }
         run.client.exit(exitCode, message);
     }
 
@@ -416,8 +420,8 @@ public final class PoolManager implements MpiTransport.Handler {
         lines.addAll(slots.describe());
         lines.add(String.format("runs: completed %d, running %d, queued %d, fallbacks %d", completedRuns,
                 running.size(), queue.size(), fallbacks));
-        lines.add(String.format("application masters: %d in slots, at most %d (--am-slots)", slots.holding(RunKind.AM),
-                amSlots));
+        lines.add(String.format("application masters: %d in slots, at most %d (--am-slots), %d completed",
+                slots.holding(RunKind.AM), amSlots, completedAmRuns));
         lines.add(latency.summary());
         return lines;
     }
@@ -436,7 +440,7 @@ public final class PoolManager implements MpiTransport.Handler {
                 .put("fallbacks", fallbacks)
                 .put("state", stopping ? "stopping" : draining ? "draining" : "serving")
                 .put("host", topology.host()).put("socket", socket.toString()).put("mpi", transport.describe())
-                .put("am_slots", amSlots).put("am_running", slots.holding(RunKind.AM))
+                .put("am_slots", amSlots).put("am_running", slots.holding(RunKind.AM)).put("am_runs_completed", completedAmRuns)
                 .putNumbers("spares", spares.ranks()).put("latency", latency.json()).putObjects("slots", slots.json())
                 .toString();
     }

@@ -25,12 +25,12 @@ class PoolManagerAmCapTest extends ManagerTestBase {
         harness.slot(2).assertNothingFor(QUIET);
 
         List<String> status = harness.status();
-        assertTrue(status.contains("application masters: 2 in slots, at most 2 (--am-slots)"), status::toString);
+        assertTrue(status.contains("application masters: 2 in slots, at most 2 (--am-slots), 0 completed"), status::toString);
         assertTrue(harness.slotStatus(0).contains(" kind=am ("), status::toString);
         assertTrue(harness.slotStatus(2).startsWith("slot 2: rank 3 pid 1003 free busy=0 runs=0 reuse_hits=0 ("),
                 status::toString);
         String json = harness.request(new Frame("status").add("format", "json")).expect("status").get("json");
-        assertTrue(json.contains(",\"am_slots\":2,\"am_running\":2,\"spares\":[],"), json);
+        assertTrue(json.contains(",\"am_slots\":2,\"am_running\":2,\"am_runs_completed\":0,\"spares\":[],"), json);
         assertTrue(json.contains("\"replaced\":null,\"kind\":\"am\"}") && json.endsWith("\"replaced\":null,\"kind\":null}]}"), json);
     }
 
@@ -74,7 +74,7 @@ class PoolManagerAmCapTest extends ManagerTestBase {
         harness.slot(1).assertNothingFor(QUIET);
         slot.free(am1Id);
         startOn(slot, am2, "Am2"); // the slot that last ran its class path
-        assertTrue(harness.status().contains("application masters: 1 in slots, at most 1 (--am-slots)"),
+        assertTrue(harness.status().contains("application masters: 1 in slots, at most 1 (--am-slots), 1 completed"),
                 harness.status()::toString);
     }
 
@@ -117,7 +117,7 @@ class PoolManagerAmCapTest extends ManagerTestBase {
         harness.slot(0).assertNothingFor(QUIET);
         ControlClient task = harness.run("Task", LONG_WAIT);
         startOn(harness.slot(0), task, "Task");
-        assertTrue(harness.status().contains("application masters: 0 in slots, at most 0 (--am-slots)"),
+        assertTrue(harness.status().contains("application masters: 0 in slots, at most 0 (--am-slots), 0 completed"),
                 harness.status()::toString);
     }
 
