@@ -28,8 +28,9 @@ class FallbackTest {
     /**
      * Also: an application master (--kind=am) shows as one in the status while it holds the
      * only slot (a 1-slot pool takes none by default: this one has --am-slots 1), and a task
-     * waiting behind it is told no slot became free; --add-opens/--add-exports to ALL-UNNAMED that the pool's JVMs give run in the
-     * pool, one they do not give, or another target, in a new JVM that has it.
+     * waiting behind it is told no slot became free; --add-opens/--add-exports to ALL-UNNAMED
+     * that the pool's JVMs give run in the pool, one they do not give, or another target, in a
+     * new JVM that has it.
      */
     @Test
     void busyPoolAndUnsupportedOptionsFallBack() throws Exception {
