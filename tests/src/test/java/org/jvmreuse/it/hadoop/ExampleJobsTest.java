@@ -141,16 +141,22 @@ class ExampleJobsTest {
             }
             List<String> all = new ArrayList<>(options);
             all.addAll(pooled ? HadoopCluster.POOLED : HadoopCluster.STOCK);
+            cluster.awaitIdlePools(); // the previous job's AM ends a few seconds after its client
             long before = cluster.pooledRuns();
+            long amsBefore = cluster.pooledAmRuns();
             Job job = cluster.example(name, all, args);
             assertTrue(job.succeeded(), name + (pooled ? " (pool)" : " (stock)") + " failed:\n" + job);
-            long ran = cluster.pooledRuns() - before;
+            cluster.awaitIdlePools();
+            long ams = cluster.pooledAmRuns() - amsBefore;
+            long ran = cluster.pooledRuns() - before - ams;
+            int jobsRun = job.result().out().split("Running job: ", -1).length + job.result().err().split("Running job: ", -1).length - 2;
             if (pooled) {
                 assertTrue(ran > 0, name + ": no task ran in a pool");
+                assertEquals(jobsRun, ams, name + ": every job's MRAppMaster in a slot");
             } else {
-                assertEquals(0, ran, name + ": the stock run used the pool");
+                assertEquals(0, ran + ams, name + ": the stock run used the pool");
             }
-            if (job.result().out().split("Running job: ", -1).length + job.result().err().split("Running job: ", -1).length == 3) {
+            if (jobsRun == 1) {
                 assertLaunchCounters(name + (pooled ? " (pool)" : " (stock)"), job.counters(), ran); // one job: its tasks are the runs
             }
             jobs[side] = job;

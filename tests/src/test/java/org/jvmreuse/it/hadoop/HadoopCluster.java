@@ -33,6 +33,7 @@ public final class HadoopCluster implements AutoCloseable {
     public static final List<String> POOLED = List.of("-Dmapreduce.map.env=JVMREUSE_POOL=yes",
             "-Dmapreduce.reduce.env=JVMREUSE_POOL=yes", "-Dyarn.app.mapreduce.am.env=JVMREUSE_POOL=yes");
     private static final Pattern COMPLETED = Pattern.compile("runs: completed (\\d+)");
+    private static final Pattern AM_COMPLETED = Pattern.compile("application masters: .*, (\\d+) completed");
 
     public final Path dir;
     public final int nodeManagers;
@@ -171,13 +172,22 @@ public final class HadoopCluster implements AutoCloseable {
         }
     }
 
-    /** Runs completed by all the cluster's pools. */
+    /** Runs completed by all the cluster's pools (tasks and MRAppMasters). */
     public long pooledRuns() throws Exception {
+        return countInStatus(COMPLETED);
+    }
+
+    /** MRAppMaster runs completed by all the cluster's pools. */
+    public long pooledAmRuns() throws Exception {
+        return countInStatus(AM_COMPLETED);
+    }
+
+    private long countInStatus(Pattern count) throws Exception {
         long runs = 0;
         for (int i = 1; i <= nodeManagers; i++) {
-            Matcher m = COMPLETED.matcher(poolStatus(i));
+            Matcher m = count.matcher(poolStatus(i));
             if (!m.find()) {
-                throw new IllegalStateException("no run count in pool " + i + " status");
+                throw new IllegalStateException("no " + count + " in pool " + i + " status");
             }
             runs += Long.parseLong(m.group(1));
         }
