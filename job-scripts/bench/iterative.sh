@@ -191,7 +191,7 @@ check_uber() {
     *) return 0 ;;
     esac
     wrong=$(awk -F, -v want="$want" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        $col["uberized"] != want { printf "%s ", $col["job_id"] }' "$jobs")
+        $col["uberized"] != want { printf "%s%s", sep, $col["job_id"]; sep = " " }' "$jobs")
     if [[ -n $wrong ]]; then
         KEEP=1
         if [[ $mode == uber ]]; then
