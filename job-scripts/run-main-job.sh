@@ -8,14 +8,16 @@
 # the CSV and PNG files are; exits non-zero if a job fails or a result fails verification.
 #
 # Chosen for the time budget (the whole main job well under 10 minutes on a 2-vCPU machine):
-# PageRank only, 2 and 4 iterations, one round, no warm-up run, a 5,000-node graph. The other
+# PageRank only, stock and pool (no uber mode), 2 reducers, 2 and 4 iterations, one round, no
+# warm-up run, a 5,000-node graph. The other
 # benchmarks are NOT part of the main job; they stay runnable on their own:
-#   job-scripts/bench/iterative.sh      full version (PageRank and K-means, 1 2 4 8 iterations, 3 rounds)
+#   job-scripts/bench/iterative.sh      full version (PageRank and K-means, 1 2 4 8 iterations, stock, uber
+#                                       and pool, 3 rounds; a larger PageRank, stock and pool)
 #   job-scripts/bench/hadoop-tasks.sh   per-task launch times and word counts, stock vs pool
 #   job-scripts/bench/jvm-startup.sh    `java` against `jvmreuse run` for single programs
 #
-# Settings (environment; defaults below): WORKLOADS, ITERATIONS, ROUNDS, WARMUP, GRAPH_NODES,
-# OUT_DIR (default build/main-job) and the others of bench/iterative.sh.
+# Settings (environment; defaults below): WORKLOADS, MODES, REDUCERS, ITERATIONS, ROUNDS, WARMUP,
+# GRAPH_NODES, OUT_DIR (default build/main-job) and the others of bench/iterative.sh.
 #
 # Example: job-scripts/run-main-job.sh    or, shorter: ITERATIONS=2 GRAPH_NODES=2000 job-scripts/run-main-job.sh
 set -euo pipefail
@@ -25,7 +27,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 start=$EPOCHREALTIME
 "$repo/job-scripts/setup.sh"
-export WORKLOADS=${WORKLOADS:-pagerank} ITERATIONS=${ITERATIONS:-2 4} ROUNDS=${ROUNDS:-1} WARMUP=${WARMUP:-0}
+export WORKLOADS=${WORKLOADS:-pagerank} MODES=${MODES:-stock pool} REDUCERS=${REDUCERS:-2}
+export ITERATIONS=${ITERATIONS:-2 4} ROUNDS=${ROUNDS:-1} WARMUP=${WARMUP:-0}
 export GRAPH_NODES=${GRAPH_NODES:-5000} OUT_DIR=${OUT_DIR:-$repo/build/main-job}
 "$repo/job-scripts/bench/iterative.sh"
 printf 'main job: %s in all (set-up included); load average now %s\n' \

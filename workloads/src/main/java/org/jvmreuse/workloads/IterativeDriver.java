@@ -4,14 +4,21 @@ import java.io.IOException;
 import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.util.Tool;
+import org.jvmreuse.workloads.breakdown.JobPath;
+import org.jvmreuse.workloads.breakdown.JobPaths;
 import org.jvmreuse.workloads.chart.TimelineChart;
 import org.jvmreuse.workloads.timing.IterationTiming;
+import org.jvmreuse.workloads.timing.JobHistory;
+import org.jvmreuse.workloads.timing.JobTiming;
 import org.jvmreuse.workloads.timing.ResultsCsv;
 import org.jvmreuse.workloads.timing.RunResult;
 import org.jvmreuse.workloads.timing.StartupTime;
@@ -22,11 +29,13 @@ import org.jvmreuse.workloads.timing.TimingRecorder;
 /**
  * An iterative workload: one MapReduce job per iteration on whatever cluster the Configuration
  * names, until the iteration limit or convergence. Prints progress, records per-task and
- * per-iteration timings (CSV), draws the run's timeline and can append the run to a results file.
+ * per-iteration timings (CSV) and, after the run, per-job times from the job history (CSV), draws the
+ * run's timeline and can append the run to a results file.
  * Options common to all workloads: --input, --output, --iterations, --reducers, --label,
  * --timings (local directory), --results (local CSV) with --mode.
  */
 public abstract class IterativeDriver extends Configured implements Tool {
+    private static final long HISTORY_WAIT_MS = 60_000;
     private static final Set<String> COMMON =
             Set.of("input", "output", "iterations", "reducers", "label", "timings", "results", "mode");
 
@@ -137,7 +146,8 @@ public abstract class IterativeDriver extends Configured implements Tool {
         return new IterationTiming(label, iteration, job.getJobID().toString(), submit, finish, Double.NaN);
     }
 
-    private void finish(int iterations, String mode, String results, java.nio.file.Path timings) throws IOException {
+    private void finish(int iterations, String mode, String results, java.nio.file.Path timings)
+            throws IOException, InterruptedException {
         List<IterationTiming> counted = recorder.iterations().stream().filter(t -> t.iteration() > 0).toList();
         List<TaskTiming> tasks = recorder.tasks().stream().filter(t -> t.iteration() > 0).toList();
         long total = counted.get(counted.size() - 1).finishMs() - counted.get(0).submitMs();
@@ -148,17 +158,38 @@ public abstract class IterativeDriver extends Configured implements Tool {
         if (results != null) {
             ResultsCsv.append(Paths.get(results), new RunResult(workload(), iterations, mode, total, startup));
         }
-        if (recorder.tasks().isEmpty()) {
-            System.out.println("[" + label + "] no task reports (LocalJobRunner?): no timeline picture");
+        List<JobPath> jobs = JobPaths.of(jobHistory(), recorder.tasks(), Map.of());
+        if (recorder.tasks().isEmpty() && jobs.isEmpty()) {
+            System.out.println("[" + label + "] no task reports and no job history (LocalJobRunner?): no timeline picture");
             return;
         }
         java.nio.file.Path png = timings.resolve(label + "-timeline.png");
         try {
-            TimelineChart.write(recorder.tasks(), label + ": " + iterations + " iterations", png);
+            TimelineChart.write(recorder.tasks(), jobs, label + ": " + iterations + " iterations", png);
             System.out.println("[" + label + "] timeline: " + png);
         } catch (IOException | RuntimeException | InternalError | LinkageError e) {
             // A node without fonts or AWT libraries must not fail a run that has already succeeded.
             System.err.println("warning: no timeline picture: " + e);
+        }
+    }
+
+    /**
+     * The jobs' times from the ResourceManager and the JobHistoryServer, asked after the run (so that
+     * nothing is added between iterations) and written to the jobs file; none on the LocalJobRunner.
+     */
+    private List<JobTiming> jobHistory() throws InterruptedException {
+        String framework = new JobConf(getConf()).get(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
+        if (!MRConfig.YARN_FRAMEWORK_NAME.equals(framework)) {
+            return List.of();
+        }
+        try {
+            List<JobTiming> jobs = JobHistory.of(getConf()).fetch(recorder.iterations(), HISTORY_WAIT_MS);
+            recorder.jobs(jobs);
+            System.out.println("[" + label + "] per-job times: " + recorder.jobsFile());
+            return jobs;
+        } catch (IOException e) {
+            System.err.println("warning: no per-job times (" + recorder.jobsFile() + "): " + e);
+            return List.of();
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.jvmreuse.workloads.breakdown.BreakdownCommand;
 import org.jvmreuse.workloads.chart.ChartCommand;
 import org.jvmreuse.workloads.generate.GenerateGraph;
 import org.jvmreuse.workloads.generate.GeneratePoints;
@@ -26,6 +27,7 @@ public final class Main {
             "       " + PageRankCheck.USAGE,
             "       " + KMeansCheck.USAGE,
             "       " + ChartCommand.USAGE,
+            "       " + BreakdownCommand.USAGE,
             "       " + JobTime.USAGE);
 
     private Main() {
@@ -58,6 +60,7 @@ public final class Main {
                 case "verify-pagerank" -> tool(new PageRankCheck(), rest);
                 case "verify-kmeans" -> tool(new KMeansCheck(), rest);
                 case "chart" -> ChartCommand.run(rest);
+                case "breakdown" -> BreakdownCommand.run(rest);
                 case "job-time" -> tool(new JobTime(), rest);
                 default -> throw new UsageException("unknown command " + args[0]);
             };

@@ -1,35 +1,66 @@
 package org.jvmreuse.workloads;
 
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The `--name value` options of a subcommand; unknown, repeated or missing options are usage errors. */
+/**
+ * The `--name value` options of a subcommand; unknown, repeated or missing options are usage errors.
+ * A list option ({@code --name v1 v2 ...}) takes the values up to the next argument that starts with "--".
+ */
 public final class Options {
     private final Map<String, String> values;
+    private final Map<String, List<String>> lists;
 
-    private Options(Map<String, String> values) {
+    private Options(Map<String, String> values, Map<String, List<String>> lists) {
         this.values = values;
+        this.lists = lists;
     }
 
     public static Options parse(String[] args, Set<String> known) {
+        return parse(args, known, Set.of());
+    }
+
+    /** {@code listNames}: the names of list options (not in {@code known}). */
+    public static Options parse(String[] args, Set<String> known, Set<String> listNames) {
         Map<String, String> values = new HashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            if (!args[i].startsWith("--") || !known.contains(args[i].substring(2))) {
+        Map<String, List<String>> lists = new HashMap<>();
+        int i = 0;
+        while (i < args.length) {
+            String name = args[i].startsWith("--") ? args[i].substring(2) : "";
+            if (!known.contains(name) && !listNames.contains(name)) {
                 throw new UsageException("unknown option " + args[i]);
             }
-            if (i + 1 >= args.length) {
-                throw new UsageException(args[i] + " needs a value");
-            }
-            if (values.put(args[i].substring(2), args[i + 1]) != null) {
+            if (values.containsKey(name) || lists.containsKey(name)) {
                 throw new UsageException(args[i] + " given twice");
             }
+            if (i + 1 >= args.length || listNames.contains(name) && args[i + 1].startsWith("--")) {
+                throw new UsageException(args[i] + " needs a value");
+            }
+            if (listNames.contains(name)) {
+                int end = i + 1;
+                while (end < args.length && !args[end].startsWith("--")) {
+                    end++;
+                }
+                lists.put(name, List.of(Arrays.copyOfRange(args, i + 1, end)));
+                i = end;
+            } else {
+                values.put(name, args[i + 1]);
+                i += 2;
+            }
         }
-        return new Options(values);
+        return new Options(values, lists);
     }
 
     public boolean has(String name) {
-        return values.containsKey(name);
+        return values.containsKey(name) || lists.containsKey(name);
+    }
+
+    /** A list option's values, empty if it was not given. */
+    public List<String> getList(String name) {
+        return lists.getOrDefault(name, List.of());
     }
 
     public String get(String name) {

@@ -15,14 +15,17 @@ import java.util.TreeSet;
 import org.jvmreuse.workloads.timing.RunResult;
 
 /**
- * Total time per iteration count, one bar per mode (e.g. stock, pool) side by side, as in the FX10
- * paper's figure 9; the lower, darker part of a bar is the task start-up time within it, with its
+ * Total time per iteration count, one bar per mode (e.g. stock, uber, pool) side by side, as in the
+ * FX10 paper's figure 9; the lower, darker part of a bar is the task start-up time within it, with its
  * share printed when there is room. Several runs of one (iterations, mode) are drawn as their medians.
+ * The benchmark's modes come in the order stock, uber, pool, each in a colour of its own; other modes
+ * follow in the order of their first row.
  */
 public final class CompareChart {
-    private static final Color[] PALETTE = {
-        new Color(0x9aa9bb), new Color(0x4e9ad6), new Color(0xf2a05b), new Color(0x7cc47f), new Color(0xc19acb),
-    };
+    static final Map<String, Color> MODE_COLORS =
+            Map.of("stock", new Color(0x9aa9bb), "uber", new Color(0xf2a05b), "pool", new Color(0x4e9ad6));
+    private static final List<String> MODE_ORDER = List.of("stock", "uber", "pool");
+    private static final Color[] OTHERS = {new Color(0x7cc47f), new Color(0xc19acb), new Color(0xd6c04e)};
     private static final int LEFT = 70;
     private static final int RIGHT = 25;
     private static final int TOP = 50;
@@ -35,8 +38,9 @@ public final class CompareChart {
         if (results.isEmpty()) {
             throw new IllegalArgumentException("no results to draw");
         }
-        List<String> modes = new ArrayList<>(new LinkedHashSet<>(results.stream().map(RunResult::mode).toList()));
+        List<String> modes = modes(results);
         TreeSet<Integer> counts = new TreeSet<>(results.stream().map(RunResult::iterations).toList());
+        List<Color> colors = colors(modes);
         Map<String, long[]> medians = medians(results);
         double maxSeconds = medians.values().stream().mapToLong(m -> m[0]).max().getAsLong() / 1000.0;
 
@@ -55,7 +59,7 @@ public final class CompareChart {
             for (int m = 0; m < modes.size(); m++) {
                 long[] median = medians.get(key(iterations, modes.get(m)));
                 if (median != null) {
-                    bar(g, plot, top, groupX + m * barWidth, barWidth, median, color(m));
+                    bar(g, plot, top, groupX + m * barWidth, barWidth, median, colors.get(m));
                 }
             }
             g.setFont(Canvas.TEXT);
@@ -69,10 +73,10 @@ public final class CompareChart {
         Canvas.title(g, title, LEFT, 24);
         List<Canvas.Key> keys = new ArrayList<>();
         for (int m = 0; m < modes.size(); m++) {
-            keys.add(new Canvas.Key(color(m), modes.get(m)));
+            keys.add(new Canvas.Key(colors.get(m), modes.get(m)));
         }
         for (int m = 0; m < modes.size(); m++) {
-            keys.add(new Canvas.Key(color(m).darker(), modes.get(m) + ": task start-up"));
+            keys.add(new Canvas.Key(colors.get(m).darker(), modes.get(m) + ": task start-up"));
         }
         Canvas.legend(g, keys, LEFT, height - 16);
         g.dispose();
@@ -102,8 +106,21 @@ public final class CompareChart {
         return iterations + "\u0000" + mode;
     }
 
-    private static Color color(int mode) {
-        return PALETTE[mode % PALETTE.length];
+    /** stock, uber, pool (those present), then the other modes in the order of their first row. */
+    private static List<String> modes(List<RunResult> results) {
+        LinkedHashSet<String> present = new LinkedHashSet<>(results.stream().map(RunResult::mode).toList());
+        List<String> modes = new ArrayList<>(MODE_ORDER.stream().filter(present::contains).toList());
+        present.stream().filter(m -> !MODE_ORDER.contains(m)).forEach(modes::add);
+        return modes;
+    }
+
+    private static List<Color> colors(List<String> modes) {
+        List<Color> colors = new ArrayList<>();
+        int other = 0;
+        for (String mode : modes) {
+            colors.add(MODE_COLORS.containsKey(mode) ? MODE_COLORS.get(mode) : OTHERS[other++ % OTHERS.length]);
+        }
+        return colors;
     }
 
     private static void bar(Graphics2D g, Rectangle2D plot, double top, double x, double width, long[] median, Color color) {

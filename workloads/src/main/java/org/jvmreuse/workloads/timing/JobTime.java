@@ -1,8 +1,6 @@
 package org.jvmreuse.workloads.timing;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
 import java.net.URL;
 import java.util.Set;
 import org.apache.hadoop.conf.Configured;
@@ -10,7 +8,6 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.util.Tool;
 import org.codehaus.jackson.JsonNode;
-import org.codehaus.jackson.map.ObjectMapper;
 import org.jvmreuse.workloads.Options;
 import org.jvmreuse.workloads.UsageException;
 
@@ -23,7 +20,6 @@ import org.jvmreuse.workloads.UsageException;
  */
 public final class JobTime extends Configured implements Tool {
     public static final String USAGE = "job-time --job JOB_ID [--wait SECONDS]";
-    private static final int HTTP_TIMEOUT_MS = 5000;
 
     @Override
     public int run(String[] args) throws Exception {
@@ -41,7 +37,7 @@ public final class JobTime extends Configured implements Tool {
         Object last;
         do {
             try {
-                JsonNode job = fetch(url).path("job");
+                JsonNode job = JsonGet.fetch(url).path("job");
                 long start = job.path("startTime").getLongValue();
                 long finish = job.path("finishTime").getLongValue();
                 if (start > 0 && finish >= start) {
@@ -56,17 +52,5 @@ public final class JobTime extends Configured implements Tool {
         } while (System.currentTimeMillis() < until);
         System.err.println("job-time: no finished job " + id + " at " + url + ": " + last);
         return 1;
-    }
-
-    private static JsonNode fetch(URL url) throws IOException {
-        HttpURLConnection connection = (HttpURLConnection) url.openConnection();
-        connection.setConnectTimeout(HTTP_TIMEOUT_MS);
-        connection.setReadTimeout(HTTP_TIMEOUT_MS);
-        connection.setRequestProperty("Accept", "application/json");
-        try (InputStream in = connection.getInputStream()) {
-            return new ObjectMapper().readTree(in);
-        } finally {
-            connection.disconnect();
-        }
     }
 }

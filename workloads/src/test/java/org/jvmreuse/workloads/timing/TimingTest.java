@@ -1,6 +1,7 @@
 package org.jvmreuse.workloads.timing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,6 +39,20 @@ class TimingTest {
         assertEquals(recorder.iterations(), iterations);
         assertEquals(3100, iterations.get(1).submitToFinishMs());
         assertTrue(Double.isNaN(iterations.get(0).change()));
+    }
+
+    @Test
+    void theJobsFileReadsBackAsWritten() throws Exception {
+        TimingRecorder recorder = new TimingRecorder(dir, "run");
+        List<JobTiming> jobs = List.of(
+                new JobTiming("run", 0, "job_1_0001", 100, 150, 900, "container_1_0001_01_000001", "localhost:4", 1, false,
+                        2_000, 3_000, 3_100),
+                new JobTiming("run", 1, "job_1_0002", 3_200, 3_250, 3_400, "container_1_0002_02_000001", "localhost:5", 2,
+                        true, 4_000, 4_500, 4_700));
+        recorder.jobs(jobs);
+        assertEquals(jobs, TimingCsv.readJobs(recorder.jobsFile()));
+        new TimingRecorder(dir, "run");
+        assertFalse(java.nio.file.Files.exists(recorder.jobsFile()), "a new run of the label starts without the old jobs file");
     }
 
     @Test
