@@ -5,11 +5,11 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobStatus;
 
 /**
- * Waits for a submitted job, feeding its progress to {@link Progress}. Polls every 200 ms
+ * Waits for a submitted job, feeding its progress to {@link Progress}. Polls every 100 ms
  * (Job.waitForCompletion polls every 5 s by default, which would add up to 5 s to every iteration).
  */
 final class JobMonitor {
-    private static final long POLL_MS = 200;
+    private static final long POLL_MS = 100;
 
     private JobMonitor() {
     }
