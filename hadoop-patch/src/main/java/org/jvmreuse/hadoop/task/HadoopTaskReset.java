@@ -49,6 +49,7 @@ public final class HadoopTaskReset {
         p.critical("Hadoop shutdown hooks", HadoopShutdownHooks::beforeRun);
         p.critical("class registries", ClassRegistries::beforeRun);
         p.minor("service loaders", () -> ServiceLoaderStatics.pointAt(Thread.currentThread().getContextClassLoader()));
+        p.critical("MRAppMaster statics", AppMasterStatics::beforeRun);
         pending = p;
     }
 
@@ -76,6 +77,7 @@ public final class HadoopTaskReset {
         p.critical("codec pool", CodecPoolReset::afterRun);
         p.critical("IPC", IpcReset::afterRun);
         p.critical("MapReduce statics", MapReduceStatics::afterRun);
+        p.critical("MRAppMaster statics", AppMasterStatics::afterRun);
         // last: moves configurations that the steps above left in shared statics to the shared loader
         p.critical("Configuration", ConfigurationReset::afterRun);
         p.throwIfCritical();

@@ -1,0 +1,81 @@
+package org.jvmreuse.hadoop.task.job;
+
+import java.lang.reflect.Field;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import javax.servlet.http.HttpServlet;
+import com.google.inject.Guice;
+import com.google.inject.Singleton;
+import com.google.inject.servlet.ServletModule;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.http.HttpConfig;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryEventHandler;
+import org.apache.hadoop.mapreduce.v2.app.job.impl.TaskAttemptImpl;
+import org.apache.hadoop.mapreduce.v2.util.MRWebAppUtil;
+import org.apache.hadoop.net.DNSToSwitchMapping;
+import org.apache.hadoop.service.AbstractService;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.service.ServiceStateChangeListener;
+import org.apache.hadoop.yarn.api.records.Token;
+import org.apache.hadoop.yarn.client.api.NMTokenCache;
+import org.apache.hadoop.yarn.util.RackResolver;
+
+/**
+ * What an MRAppMaster run leaves in statics, with objects of its own classes, ending without
+ * stopping its services (as an AM that exits from its init): its web app's Guice pipeline, its
+ * rack mapping, a global service listener, an NM token, a history writer, the HTTP policies and
+ * counter groups the web UI added to TaskAttemptImpl's empty counters.
+ */
+public class AppMasterLike implements Callable<String> {
+    @Override
+    @SuppressWarnings("unchecked")
+    public String call() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set("yarn.http.policy", "HTTPS_ONLY");
+        MRWebAppUtil.initialize(conf);
+        HttpConfig.setPolicy(HttpConfig.Policy.HTTPS_ONLY);
+        NMTokenCache.setNMToken("node:1", Token.newInstance(new byte[] {1}, "NMToken", new byte[] {2}, "node:1"));
+        conf.setClass("net.topology.node.switch.mapping.impl", JobRacks.class, DNSToSwitchMapping.class);
+        RackResolver.init(conf);
+        AbstractService.registerGlobalListener(new JobListener());
+        Guice.createInjector(new ServletModule() {
+            @Override
+            protected void configureServlets() {
+                serve("/job").with(JobServlet.class);
+            }
+        });
+        ((Map<Object, Object>) staticField(JobHistoryEventHandler.class, "fileMap")).put("job_1_0001", new JobListener());
+        ((Counters) staticField(TaskAttemptImpl.class, "EMPTY_COUNTERS")).findCounter("job", "viewed").increment(1);
+        return RackResolver.resolve("host").getNetworkLocation();
+    }
+
+    private static Object staticField(Class<?> c, String name) throws ReflectiveOperationException {
+        Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(null);
+    }
+
+    /** The job's topology: every host on one rack. */
+    public static class JobRacks implements DNSToSwitchMapping {
+        @Override
+        public List<String> resolve(List<String> names) {
+            return names.stream().map(n -> "/job-rack").toList();
+        }
+
+        @Override
+        public void reloadCachedMappings() {
+        }
+    }
+
+    static class JobListener implements ServiceStateChangeListener {
+        @Override
+        public void stateChanged(Service service) {
+        }
+    }
+
+    @Singleton
+    static class JobServlet extends HttpServlet {
+    }
+}
