@@ -71,6 +71,7 @@ public final class FetchBench {
     }
 
     private static void fetch(long bytes, int repeat, Messages.Mode mode, int chunk, int window) throws IOException {
+        boolean direct = Boolean.parseBoolean(System.getProperty("jvmreuse.shuffle.direct", "true"));
         SlotLink link = SlotLink.current();
         if (link == null) {
             throw new IllegalStateException("not in a pool slot with the mpi-shuffle jar on the shared class path");
@@ -85,7 +86,7 @@ public final class FetchBench {
         if (directory.size() == 0) {
             throw new IllegalStateException("no Shuffle Manager in the directory " + link.directory());
         }
-        byte[] sink = new byte[64 << 10];
+        byte[] sink = new byte[1 << 20]; // as a reducer's in-memory copy: large reads
         String user = System.getProperty("user.name");
         double[] rates = new double[repeat];
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -93,7 +94,7 @@ public final class FetchBench {
         for (int i = 0; i < repeat; i++) {
             long start = System.nanoTime();
             long got = 0;
-            Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk);
+            Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk, direct && link.canCopyDirect(server), -1);
             try (InputStream in = new SegmentStream(link, server, read, window, 60_000, 3000, bytes).open()) {
                 for (int n; (n = in.read(sink)) > 0; ) {
                     got += n;
@@ -106,7 +107,8 @@ public final class FetchBench {
         }
         double cpu = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1e9;
         Arrays.sort(rates);
-        System.out.printf("fetch mode=%s chunk=%d window=%d bytes=%d MBps=%.1f best=%.1f cpu_s=%.3f%n",
-                mode.name().toLowerCase(), chunk, window, bytes, rates[repeat / 2], rates[repeat - 1], cpu);
+        System.out.printf("fetch mode=%s chunk=%d window=%d direct=%b bytes=%d MBps=%.1f best=%.1f cpu_s=%.3f%n",
+                mode.name().toLowerCase(), chunk, window, direct && link.canCopyDirect(server), bytes, rates[repeat / 2],
+                rates[repeat - 1], cpu);
     }
 }

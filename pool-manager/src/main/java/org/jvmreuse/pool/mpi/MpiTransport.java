@@ -170,6 +170,11 @@ public final class MpiTransport {
         this.serviceReceiver = receiver;
     }
 
+    /** Whether {@code rank} is a pool process on this host: one with a doorbell here. */
+    public boolean isLocal(int rank) {
+        return doorbells.has(rank);
+    }
+
     /** The MPI under this transport, for logs and status: backend, library, thread level. */
     public String describe() {
         return mpi.backend() + " backend, " + mpi.libraryVersion();
