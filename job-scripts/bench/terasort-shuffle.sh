@@ -4,7 +4,9 @@
 # variant, the pools' MPI Shuffle Manager running throughout): a TeraSort of SIZE with
 #   http            the stock shuffle (Fetcher threads against the NodeManagers' ShuffleHandler);
 #   mpi-blocking    the reduce-side plug-in org.jvmreuse.shuffle.reduce.MpiShuffle, jvmreuse.shuffle.mode=blocking;
-#   mpi-concurrent  the same plug-in, jvmreuse.shuffle.mode=concurrent;
+#   mpi-concurrent  the same plug-in, jvmreuse.shuffle.mode=concurrent (on this one host: each chunk copied
+#                   by the fetcher straight out of the Shuffle Manager's process, docs/shuffle.md);
+#   mpi-nodirect    mpi-concurrent with jvmreuse.shuffle.direct=false: chunks over MPI, as between hosts;
 # each with mapreduce.reduce.shuffle.parallelcopies = 1 and = 5, interleaved over ROUNDS. One
 # teragen makes the input of every sort; every sort's output is checked with teravalidate (and
 # all checksums must agree) and then deleted. Per job, from the JobHistoryServer's REST API:
@@ -27,7 +29,7 @@
 # reducers fetched over the time a reducer took, MB = 10^6 bytes as in MpiBandwidth.
 #
 # Settings: SIZE (default 1G: 10,000,000 rows of 100 bytes; decimal K/M/G/T suffixes or bytes),
-#           VARIANTS (default "http mpi-blocking mpi-concurrent"), COPIES (default "1 5", the
+#           VARIANTS (default "http mpi-blocking mpi-concurrent"; also mpi-nodirect), COPIES (default "1 5", the
 #           parallelcopies values), ROUNDS (default 1 counted round; medians when > 1), WARMUP
 #           (default 1 uncounted round first: the same sorts, validated too), REDUCES (default 4),
 #           MAPS (teragen's maps, default 8), SLOWSTART (default 1.0), NODEMANAGERS (default 2),
@@ -122,8 +124,8 @@ any_mpi=
 for v in "${variants[@]}"; do
     case $v in
         http) ;;
-        mpi-blocking | mpi-concurrent) any_mpi=1 ;;
-        *) die "unknown variant $v (known: http mpi-blocking mpi-concurrent)" ;;
+        mpi-blocking | mpi-concurrent | mpi-nodirect) any_mpi=1 ;;
+        *) die "unknown variant $v (known: http mpi-blocking mpi-concurrent mpi-nodirect)" ;;
     esac
 done
 for c in "${copies[@]}"; do
@@ -351,6 +353,8 @@ run_sort() {
     case $variant in
         mpi-blocking) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=blocking) ;;
         mpi-concurrent) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent) ;;
+        mpi-nodirect) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent
+            -Djvmreuse.shuffle.direct=false) ;;
     esac
     name=sort-$variant-pc$pc-r$round
     output=$dir/data/$name
