@@ -65,10 +65,12 @@ public final class MpiTransport {
     private static final long HOT_PARK_NANOS = 20_000;
     private static final long HOT_WINDOW_NANOS = 300_000;
     /**
-     * How long after a ring the loop polls for the message rung for: MPI may surface a message
-     * only in a later progress call than the first probe after its sender's ring.
+     * How long after a ring the loop polls for the message rung for, at least (in time, and in
+     * probes for a thread that gets little CPU): MPI may surface a message only in a later
+     * progress call than the first probe after its sender's ring.
      */
     private static final long RUNG_WINDOW_NANOS = 2_000_000;
+    private static final int RUNG_PROBES = 64;
     private static final long IDLE_POLL_MILLIS = 1;
     private static final long DOORBELL_POLL_MILLIS = 50;
     private static final long SERVICE_PARK_MAX_NANOS = 1_000_000;
@@ -101,6 +103,8 @@ public final class MpiTransport {
      * sends here): above 0, a message rung for has not surfaced yet.
      */
     private int rung;
+    /** Empty probes since the last ring while a message rung for was awaited. */
+    private int rungProbes;
 
     public MpiTransport(Mpi mpi, Doorbells doorbells) {
         this(mpi, doorbells, STOP_DRAIN_MILLIS);
@@ -254,7 +258,7 @@ public final class MpiTransport {
         long now = System.nanoTime();
         if (progressed) {
             return now;
-        } else if (!inFlight.isEmpty() || rung > 0 && now - lastTraffic < RUNG_WINDOW_NANOS
+        } else if (!inFlight.isEmpty() || rung > 0 && (now - lastTraffic < RUNG_WINDOW_NANOS || rungProbes++ < RUNG_PROBES)
                 || !handler.everyPeerRings() && now - lastTraffic < HOT_WINDOW_NANOS) {
             // Sends in flight need our progress calls; a message rung for has not surfaced yet;
             // after traffic, a peer that cannot ring may answer soon (one that can rings when
@@ -275,6 +279,7 @@ public final class MpiTransport {
                     rank -> peerLost(handler, rank));
             // Woken by no ring (the time passed, or a send of this process), nothing is owed.
             rung = heard == 0 ? 0 : rung + heard;
+            rungProbes = 0;
             return System.nanoTime();
         }
         return lastTraffic;
