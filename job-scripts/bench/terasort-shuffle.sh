@@ -4,7 +4,9 @@
 # variant, the pools' MPI Shuffle Manager running throughout): a TeraSort of SIZE with
 #   http            the stock shuffle (Fetcher threads against the NodeManagers' ShuffleHandler);
 #   mpi-blocking    the reduce-side plug-in org.jvmreuse.shuffle.reduce.MpiShuffle, jvmreuse.shuffle.mode=blocking;
-#   mpi-concurrent  the same plug-in, jvmreuse.shuffle.mode=concurrent;
+#   mpi-concurrent  the same plug-in, jvmreuse.shuffle.mode=concurrent (on this one host: each chunk copied
+#                   by the fetcher straight out of the Shuffle Manager's process, docs/shuffle.md);
+#   mpi-nodirect    mpi-concurrent with jvmreuse.shuffle.direct=false: chunks over MPI, as between hosts;
 # each with mapreduce.reduce.shuffle.parallelcopies = 1 and = 5, interleaved over ROUNDS. One
 # teragen makes the input of every sort; every sort's output is checked with teravalidate (and
 # all checksums must agree) and then deleted. Per job, from the JobHistoryServer's REST API:
@@ -27,7 +29,7 @@
 # reducers fetched over the time a reducer took, MB = 10^6 bytes as in MpiBandwidth.
 #
 # Settings: SIZE (default 1G: 10,000,000 rows of 100 bytes; decimal K/M/G/T suffixes or bytes),
-#           VARIANTS (default "http mpi-blocking mpi-concurrent"), COPIES (default "1 5", the
+#           VARIANTS (default "http mpi-blocking mpi-concurrent"; also mpi-nodirect), COPIES (default "1 5", the
 #           parallelcopies values), ROUNDS (default 1 counted round; medians when > 1), WARMUP
 #           (default 1 uncounted round first: the same sorts, validated too), REDUCES (default 4),
 #           MAPS (teragen's maps, default 8), SLOWSTART (default 1.0), NODEMANAGERS (default 2),
@@ -36,12 +38,14 @@
 #           OUT (default build/bench/terasort-shuffle.csv), TMPDIR (where the cluster dir and the
 #           data go), KEEP=1 keeps the cluster dir, THREAD_CPU=1 (default 0) also tells where the
 #           CPU time went during each sort's shuffle phase (from the first reducer's start to the
-#           last one's shuffle end): job-scripts/bench/thread-cpu.sh samples every JVM's threads
-#           every 0.25 s, and the CPU seconds per thread name go to the log (largest first) and to
+#           last one's shuffle end): job-scripts/bench/thread-cpu.sh samples the threads of every
+#           JVM of this cluster (those whose command line names its dir: not other clusters on the
+#           machine) every 0.25 s, and the CPU seconds per thread name go to the log (largest first) and to
 #           OUT with -threads.csv for .csv. JOB_OPTS: more -D options for every sort (split on
 #           spaces), e.g. JOB_OPTS="-Djvmreuse.shuffle.window=8" to try MPI shuffle settings.
 #           TRANSPORT (default 1): after the sorts, with the cluster stopped, run
-#           mpi-shuffle-transport.sh (the transport alone, its defaults; output in the cluster dir).
+#           mpi-shuffle-transport.sh (the transport alone, its defaults; its output goes to OUT with
+#           -transport.log for .csv, and its result lines to the log).
 #
 # Last line (issue 15's one-line result):
 #   shuffle: mpi/http phase X.XXx (1 fetcher) Y.YYx (5 fetchers); cpu mpi/http A.AAx B.BBx; transport N MB/s
@@ -120,8 +124,8 @@ any_mpi=
 for v in "${variants[@]}"; do
     case $v in
         http) ;;
-        mpi-blocking | mpi-concurrent) any_mpi=1 ;;
-        *) die "unknown variant $v (known: http mpi-blocking mpi-concurrent)" ;;
+        mpi-blocking | mpi-concurrent | mpi-nodirect) any_mpi=1 ;;
+        *) die "unknown variant $v (known: http mpi-blocking mpi-concurrent mpi-nodirect)" ;;
     esac
 done
 for c in "${copies[@]}"; do
@@ -349,6 +353,8 @@ run_sort() {
     case $variant in
         mpi-blocking) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=blocking) ;;
         mpi-concurrent) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent) ;;
+        mpi-nodirect) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent
+            -Djvmreuse.shuffle.direct=false) ;;
     esac
     name=sort-$variant-pc$pc-r$round
     output=$dir/data/$name
@@ -379,7 +385,7 @@ run_sort() {
 
 if ((thread_cpu)); then
     printf 'round,variant,parallelcopies,job,shuffle_window_s,thread,cpu_s\n' >"$threads_csv"
-    "$here/thread-cpu.sh" sample "$dir/thread-cpu.samples" &
+    MATCH=$dir "$here/thread-cpu.sh" sample "$dir/thread-cpu.samples" &
     bench_cluster_stop_with $!
 fi
 printf 'round,variant,parallelcopies,job,total_s,client_wall_s,shuffle_mean_s,shuffle_max_s,reducers,maps,reduce_shuffle_bytes,shuffle_MBps,mpi_maps,http_maps,mpi_bytes,checksum,loadavg_1m\n' >"$out_csv"
@@ -494,10 +500,13 @@ done
 transport_mbps=n/a
 if ((transport)); then
     bench_cluster_stop_now
-    log "the transport alone: job-scripts/bench/mpi-shuffle-transport.sh (output: $dir/transport.log)"
-    "$here/mpi-shuffle-transport.sh" >"$dir/transport.log" 2>&1 || die "mpi-shuffle-transport.sh failed: see $dir/transport.log"
-    transport_mbps=$(awk '$1 == "native" && $3 ~ /^[0-9.]+$/ { printf "%.0f", $3 }' "$dir/transport.log")
-    [[ -n $transport_mbps ]] || die "no native backend line in $dir/transport.log"
+    transport_log=${out_csv%.csv}-transport.log
+    log "the transport alone: job-scripts/bench/mpi-shuffle-transport.sh (output: $transport_log; load average" \
+        "$(cut -d ' ' -f 1 /proc/loadavg))"
+    "$here/mpi-shuffle-transport.sh" >"$transport_log" 2>&1 || die "mpi-shuffle-transport.sh failed: see $transport_log"
+    grep -E '^(native|java) |^CPU seconds|^mpi-shuffle-transport' "$transport_log" >&2 || true
+    transport_mbps=$(sed -n 's/^mpi-shuffle-transport native: shuffle \([0-9]*\) MB\/s.*/\1/p' "$transport_log")
+    [[ -n $transport_mbps ]] || die "no native backend result in $transport_log"
 fi
 # phase_ratio PC: http's median shuffle mean / mpi-concurrent's; cpu_ratio PC: mean CPU seconds of
 # mpi-concurrent / of http during the phase ("n/a" where a variant or THREAD_CPU is missing).

@@ -5,7 +5,9 @@
 #       every INTERVAL seconds (default 0.25) appends one line per thread of every process named
 #       `java` of this user: "epoch_seconds pid tid name cpu_ticks" (utime + stime from
 #       /proc/<pid>/task/<tid>/stat); runs until stopped. A pass forks one awk, whatever the
-#       number of threads, so it stays short on a loaded machine.
+#       number of threads, so it stays short on a loaded machine. With MATCH set, only the
+#       processes whose command line contains that string (a cluster's directory: its daemons,
+#       pools and task JVMs name it), so that JVMs of other work on the machine do not count.
 #   thread-cpu.sh sum SAMPLES FROM_MS TO_MS
 #       CPU seconds each thread name used between two epoch times in milliseconds (digits in
 #       names become #, so "fetcher#3" and "fetcher#5" add up): "seconds name" lines, largest
@@ -13,7 +15,7 @@
 #       Exact to one sampling interval: a thread born or ended inside the window counts from its
 #       first or to its last sample.
 #
-# Example: job-scripts/bench/thread-cpu.sh sample /tmp/cpu.txt & ...; kill $!
+# Example: MATCH=/tmp/my-cluster job-scripts/bench/thread-cpu.sh sample /tmp/cpu.txt & ...; kill $!
 #          job-scripts/bench/thread-cpu.sh sum /tmp/cpu.txt 1700000000000 1700000060000
 set -euo pipefail
 # --help: the comment above, before anything runs.
@@ -25,15 +27,25 @@ usage() {
 }
 
 sample() {
-    local out=$1 interval=${2:-0.25} proc comm
+    local out=$1 interval=${2:-0.25} match=${MATCH:-} proc comm cmdline
     local -a stats
+    local -A verdict=() # /proc/PID -> 1 (sampled) or 0, decided once per JVM
     [[ $interval =~ ^[0-9]*\.?[0-9]+$ ]] || usage
     exec 3>>"$out"
     while :; do
         stats=()
         for proc in /proc/[0-9]*; do
-            read -r comm 2>/dev/null <"$proc/comm" || continue
-            if [[ $comm == java && -O $proc ]]; then
+            if [[ -z ${verdict[$proc]:-} ]]; then
+                # decided once a process is a JVM (before its exec it may still be a shell)
+                read -r comm 2>/dev/null <"$proc/comm" || continue
+                [[ $comm == java && -O $proc ]] || continue
+                verdict[$proc]=1
+                if [[ -n $match ]]; then
+                    cmdline=$(tr '\0' ' ' 2>/dev/null <"$proc/cmdline") || continue
+                    [[ $cmdline == *"$match"* ]] || verdict[$proc]=0
+                fi
+            fi
+            if ((verdict[$proc])); then
                 stats+=("$proc"/task/*/stat)
             fi
         done

@@ -6,7 +6,12 @@
  *  - kill: signals for the processes a run started, which live outside its container's group.
  *  - stopThread: JVMTI StopThread, to end threads a run left behind; Thread.stop() throws
  *    UnsupportedOperationException from JDK 20 on, but the JVMTI function still works.
+ *  - peerRead/bufferAddress: the MPI shuffle's single copy between two pool processes of one
+ *    host, process_vm_readv(2) (Linux "cross memory attach", what Open MPI's shared-memory
+ *    transport uses for large messages) from a mapped chunk in the Shuffle Manager straight into
+ *    the reducer's Java array.
  */
+#define _GNU_SOURCE /* process_vm_readv */
 #include <errno.h>
 #include <fcntl.h>
 #include <jni.h>
@@ -14,7 +19,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static jvmtiEnv *jvmti;
@@ -136,4 +143,46 @@ JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_kill(JNIEnv *env, 
     (void)env;
     (void)cls;
     return pid > 0 && kill((pid_t)pid, sig) == 0;
+}
+
+/*
+ * Copies length bytes at address in process pid into into[offset..]: the bytes read (length),
+ * or -errno (EPERM: this process may not read that one's memory; ESRCH: it is gone; EFAULT: the
+ * range is not mapped there). The array is pinned for the copy only (a critical region: the
+ * garbage collector waits for at most one chunk's copy).
+ */
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerRead(JNIEnv *env, jclass cls, jlong pid, jlong address,
+                                                                   jbyteArray into, jint offset, jint length) {
+    (void)cls;
+    if (offset < 0 || length < 0 || offset > (*env)->GetArrayLength(env, into) - length) {
+        return -EINVAL;
+    }
+    jbyte *base = (*env)->GetPrimitiveArrayCritical(env, into, NULL);
+    if (base == NULL) {
+        return -ENOMEM;
+    }
+    jint total = 0;
+    int err = 0;
+    while (total < length) {
+        struct iovec local = {base + offset + total, (size_t)(length - total)};
+        struct iovec remote = {(void *)(intptr_t)(address + total), (size_t)(length - total)};
+        ssize_t n = process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            err = n < 0 ? errno : EFAULT;
+            break;
+        }
+        total += (jint)n;
+    }
+    (*env)->ReleasePrimitiveArrayCritical(env, into, base, 0);
+    return err != 0 ? -err : total;
+}
+
+/* The address of a direct buffer's first byte (0 for a heap buffer). */
+JNIEXPORT jlong JNICALL Java_org_jvmreuse_pool_slot_Native_bufferAddress(JNIEnv *env, jclass cls, jobject buffer) {
+    (void)cls;
+    void *address = (*env)->GetDirectBufferAddress(env, buffer);
+    return (jlong)(intptr_t)address;
 }

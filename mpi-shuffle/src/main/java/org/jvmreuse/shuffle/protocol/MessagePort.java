@@ -3,25 +3,41 @@ package org.jvmreuse.shuffle.protocol;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
+import java.util.function.ToLongFunction;
 
 /**
  * The MPI of a pool process as its port hands it over (docs/protocol.md, "Services"): send a
  * message to a rank, send a header and a lent buffer as one unit, take a reusable direct buffer
  * to fill, and give back a received message's buffer. Data chunks go through it without a copy
  * in Java: the server lends MPI a mapped region of the map output, which MPI sends in place,
- * and the reducer copies a received chunk once, into Hadoop's buffer.
+ * and the reducer copies a received chunk once, into Hadoop's buffer. Between two processes of
+ * one host the port may also offer a single copy without MPI: the server tells where a chunk is
+ * mapped ({@code pid}, {@code address}) to a rank that is {@code local}, and the reducer copies
+ * it from there into Hadoop's buffer with {@code peerRead}. Those four are null where the port
+ * has none of them (tests, the warm-up's in-JVM loop, an older pool).
  */
 public record MessagePort(BiConsumer<Integer, ByteBuffer> send, IntFunction<ByteBuffer> buffer,
                           Consumer<ByteBuffer> release,
-                          Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>> sendLent) {
+                          Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>> sendLent,
+                          Long pid, IntPredicate local, ToLongFunction<ByteBuffer> address,
+                          BiFunction<long[], byte[], Integer> peerRead) {
     @SuppressWarnings("unchecked")
     public static MessagePort of(Map<String, Object> port) {
         return new MessagePort((BiConsumer<Integer, ByteBuffer>) port.get("send"),
                 (IntFunction<ByteBuffer>) port.get("buffer"), (Consumer<ByteBuffer>) port.get("release"),
-                (Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>>) port.get("sendLent"));
+                (Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>>) port.get("sendLent"),
+                (Long) port.get("pid"), (IntPredicate) port.get("local"), (ToLongFunction<ByteBuffer>) port.get("address"),
+                (BiFunction<long[], byte[], Integer>) port.get("peerRead"));
+    }
+
+    /** Whether chunks for {@code rank} can stay in this process's memory for it to copy (the server side). */
+    public boolean lendsTo(int rank) {
+        return pid != null && local != null && address != null && local.test(rank);
     }
 
     /** Sets who receives this process's messages (on its communication thread; must not block). */

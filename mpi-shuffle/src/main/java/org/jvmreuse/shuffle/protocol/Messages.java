@@ -21,6 +21,8 @@ public final class Messages {
     public static final byte FAILURE = 3;
     public static final byte PING = 4;
     public static final byte ALIVE = 5;
+    public static final byte DIRECT = 6;
+    public static final byte RELEASE = 7;
 
     private Messages() {
     }
@@ -28,9 +30,21 @@ public final class Messages {
     /** Serving modes: the paper's one request at a time, or many at once. */
     public enum Mode { BLOCKING, CONCURRENT }
 
-    /** Bytes [offset, offset + length) of the segment of map output {@code mapId} for partition {@code reduce}. */
+    /**
+     * Bytes [offset, offset + length) of the segment of map output {@code mapId} for partition
+     * {@code reduce}. {@code direct}: the reducer can copy the chunk out of the server's memory
+     * itself (it runs on the server's host and may read its memory), so a server on its host
+     * answers with a {@link Data} that names where the chunk is mapped instead of sending it.
+     * {@code release}: the offset of a direct chunk of this request that the reducer has copied
+     * (its mapping can go), or -1.
+     */
     public record Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce,
-                       long offset, int length) {
+                       long offset, int length, boolean direct, long release) {
+        /** A read that takes the bytes over MPI and releases nothing. */
+        public Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce, long offset, int length) {
+            this(requestId, mode, user, jobId, mapId, reduce, offset, length, false, -1);
+        }
+
         public ByteBuffer encode() {
             return build(out -> {
                 out.writeByte(READ);
@@ -42,6 +56,8 @@ public final class Messages {
                 out.writeInt(reduce);
                 out.writeLong(offset);
                 out.writeInt(length);
+                out.writeBoolean(direct);
+                out.writeLong(release);
             });
         }
 
@@ -52,7 +68,7 @@ public final class Messages {
                 throw new IOException("unknown serving mode " + mode);
             }
             return new Read(id, Mode.values()[mode], in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(),
-                    in.readLong(), in.readInt());
+                    in.readLong(), in.readInt(), in.readBoolean(), in.readLong());
         }
     }
 
@@ -61,11 +77,20 @@ public final class Messages {
      * checksum), {@code rawLength} its decompressed length, as in Hadoop's shuffle header. On the
      * wire a DATA message is this header alone; its {@code length} bytes, if any, follow as the
      * next message from the same rank (the server sends them in place from the mapped file).
-     * {@code bytes} holds them once they arrived (position 0, limit {@code length}).
+     * {@code bytes} holds them once they arrived (position 0, limit {@code length}). A DIRECT
+     * message is the same header with {@code pid} and {@code address}: the chunk stays in the
+     * server's process {@code pid}, mapped at {@code address}, for the reducer to copy itself.
      */
-    public record Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes) {
+    public record Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes,
+                       long pid, long address) {
         /** The length of a DATA message. */
         public static final int HEADER = 1 + 4 * Long.BYTES + Integer.BYTES;
+        /** The length of a DIRECT message. */
+        public static final int DIRECT_HEADER = HEADER + 2 * Long.BYTES;
+
+        public Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes) {
+            this(requestId, offset, segmentLength, rawLength, length, bytes, 0, 0);
+        }
 
         /** Writes the DATA message for {@code bytes} (0 to its limit) into {@code message}; returns it at position 0. */
         public static ByteBuffer header(ByteBuffer message, long requestId, long offset, long segmentLength, long rawLength,
@@ -74,6 +99,20 @@ public final class Messages {
             message.put(0, DATA).putLong(1, requestId).putLong(9, offset).putLong(17, segmentLength)
                     .putLong(25, rawLength).putInt(33, bytes == null ? 0 : bytes.limit());
             return message;
+        }
+
+        /** Writes the DIRECT message for {@code length} bytes at {@code address} of process {@code pid}; at position 0. */
+        public static ByteBuffer direct(ByteBuffer message, long requestId, long offset, long segmentLength, long rawLength,
+                                        int length, long pid, long address) {
+            message.clear().limit(DIRECT_HEADER);
+            message.put(0, DIRECT).putLong(1, requestId).putLong(9, offset).putLong(17, segmentLength)
+                    .putLong(25, rawLength).putInt(33, length).putLong(HEADER, pid).putLong(HEADER + 8, address);
+            return message;
+        }
+
+        /** Whether the chunk's bytes stay in the server's memory, for the reducer to copy ({@link #DIRECT}). */
+        public boolean direct() {
+            return address != 0;
         }
 
         public int bytesLength() {
@@ -85,7 +124,7 @@ public final class Messages {
             if (arrived.limit() != length) {
                 throw new IOException("a DATA message announces " + length + " bytes and " + arrived.limit() + " followed");
             }
-            return new Data(requestId, offset, segmentLength, rawLength, length, arrived);
+            return new Data(requestId, offset, segmentLength, rawLength, length, arrived, 0, 0);
         }
 
         /** Copies {@code length} chunk bytes from {@code from} into {@code into} at {@code at}. */
@@ -94,14 +133,21 @@ public final class Messages {
         }
 
         static Data decode(ByteBuffer payload) throws IOException {
-            if (payload.limit() != HEADER) {
-                throw new IOException("a DATA message of " + payload.limit() + " bytes");
+            boolean direct = payload.get(0) == DIRECT;
+            if (payload.limit() != (direct ? DIRECT_HEADER : HEADER)) {
+                throw new IOException("a " + (direct ? "DIRECT" : "DATA") + " message of " + payload.limit() + " bytes");
             }
             int length = payload.getInt(33);
-            if (length < 0) {
+            if (length < 0 || direct && length == 0) {
                 throw new IOException("a DATA message announces " + length + " bytes");
             }
-            return new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25), length, null);
+            long pid = direct ? payload.getLong(HEADER) : 0;
+            long address = direct ? payload.getLong(HEADER + 8) : 0;
+            if (direct && (pid <= 0 || address == 0)) {
+                throw new IOException("a DIRECT message names address " + address + " of process " + pid);
+            }
+            return new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25), length, null,
+                    pid, address);
         }
     }
 
@@ -138,6 +184,16 @@ public final class Messages {
         }
     }
 
+    /** The reducer is done with every direct chunk of request {@code requestId}: their mappings can go. */
+    public record Release(long requestId) {
+        public ByteBuffer encode() {
+            return build(out -> {
+                out.writeByte(RELEASE);
+                out.writeLong(requestId);
+            });
+        }
+    }
+
     /** The answer to a {@link Ping}: the Shuffle Manager is there and still serving. */
     public record Alive(long requestId) {
         public ByteBuffer encode() {
@@ -149,15 +205,15 @@ public final class Messages {
     }
 
     /**
-     * A decoded message (bytes 0 to the limit of {@code payload}): a {@link Read}, {@link Data},
-     * {@link Failure}, {@link Ping} or {@link Alive}, copied out of {@code payload} (a DATA message's bytes follow it).
+     * A decoded message (bytes 0 to the limit of {@code payload}): a {@link Read}, {@link Data}
+     * (DATA or DIRECT), {@link Failure}, {@link Ping}, {@link Alive} or {@link Release}, copied out of {@code payload} (a DATA message's bytes follow it).
      */
     public static Object decode(ByteBuffer payload) throws IOException {
         if (payload.limit() == 0) {
             throw new IOException("an empty MPI shuffle message");
         }
         byte kind = payload.get(0);
-        if (kind == DATA) {
+        if (kind == DATA || kind == DIRECT) {
             return Data.decode(payload);
         }
         byte[] bytes = new byte[payload.limit() - 1];
@@ -168,6 +224,7 @@ public final class Messages {
             case FAILURE -> new Failure(in.readLong(), in.readUTF(), in.readBoolean());
             case PING -> new Ping(in.readLong());
             case ALIVE -> new Alive(in.readLong());
+            case RELEASE -> new Release(in.readLong());
             default -> throw new IOException("unknown MPI shuffle message kind " + kind);
         };
     }

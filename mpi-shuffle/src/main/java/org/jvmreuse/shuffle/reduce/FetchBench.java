@@ -14,9 +14,12 @@ import org.jvmreuse.shuffle.protocol.Messages;
 /**
  * Benchmark entry point (job-scripts/bench/mpi-shuffle-transport.sh): the MPI shuffle's own
  * transport, without Hadoop's merge. {@code prepare DIR BYTES} writes a one-partition map output
- * where a NodeManager with local dir DIR keeps it; {@code fetch BYTES REPEAT}, run in a pool slot
- * whose manager runs the Shuffle Manager over DIR, pulls that segment over MPI in both modes and
- * prints MB/s per pull, checking every byte count.
+ * where a NodeManager with local dir DIR keeps it; {@code fetch BYTES REPEAT [MODE CHUNK WINDOW]},
+ * run in a pool slot whose manager runs the Shuffle Manager over DIR, pulls that segment over MPI
+ * REPEAT times and prints the median and best MB/s and the CPU time of the pulling thread (which
+ * copies every byte out of the received chunks, as a reducer's fetcher does), checking every
+ * byte count: in both modes
+ * with chunks of 256 KiB, 1 MiB and 4 MiB (window 4 in concurrent mode), or only as given.
  */
 public final class FetchBench {
     static final String JOB = "job_1000000000000_0001";
@@ -29,9 +32,18 @@ public final class FetchBench {
         if (args.length == 3 && args[0].equals("prepare")) {
             prepare(Path.of(args[1]), Long.parseLong(args[2]));
         } else if (args.length == 3 && args[0].equals("fetch")) {
-            fetch(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+            for (Messages.Mode mode : Messages.Mode.values()) {
+                for (int chunk : new int[] {256 << 10, 1 << 20, 4 << 20}) {
+                    fetch(Long.parseLong(args[1]), Integer.parseInt(args[2]), mode, chunk,
+                            mode == Messages.Mode.BLOCKING ? 1 : 4);
+                }
+            }
+        } else if (args.length == 6 && args[0].equals("fetch")) {
+            Messages.Mode mode = Messages.Mode.valueOf(args[3].toUpperCase(java.util.Locale.ROOT));
+            fetch(Long.parseLong(args[1]), Integer.parseInt(args[2]), mode, Integer.parseInt(args[4]),
+                    mode == Messages.Mode.BLOCKING ? 1 : Integer.parseInt(args[5]));
         } else {
-            System.err.println("usage: FetchBench prepare LOCAL_DIR BYTES | fetch BYTES REPEAT");
+            System.err.println("usage: FetchBench prepare LOCAL_DIR BYTES | fetch BYTES REPEAT [blocking|concurrent CHUNK WINDOW]");
             System.exit(2);
         }
     }
@@ -58,7 +70,8 @@ public final class FetchBench {
         }
     }
 
-    private static void fetch(long bytes, int repeat) throws IOException {
+    private static void fetch(long bytes, int repeat, Messages.Mode mode, int chunk, int window) throws IOException {
+        boolean direct = Boolean.parseBoolean(System.getProperty("jvmreuse.shuffle.direct", "true"));
         SlotLink link = SlotLink.current();
         if (link == null) {
             throw new IllegalStateException("not in a pool slot with the mpi-shuffle jar on the shared class path");
@@ -73,31 +86,29 @@ public final class FetchBench {
         if (directory.size() == 0) {
             throw new IllegalStateException("no Shuffle Manager in the directory " + link.directory());
         }
-        byte[] sink = new byte[64 << 10];
+        byte[] sink = new byte[1 << 20]; // as a reducer's in-memory copy: large reads
         String user = System.getProperty("user.name");
-        for (Messages.Mode mode : Messages.Mode.values()) {
-            for (int chunk : new int[] {256 << 10, 1 << 20, 4 << 20}) {
-                double[] rates = new double[repeat];
-                for (int i = 0; i < repeat; i++) {
-                    long start = System.nanoTime();
-                    long got = 0;
-                    Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk);
-                    int window = mode == Messages.Mode.BLOCKING ? 1 : 4;
-                    try (InputStream in = new SegmentStream(link, server, read, window, 60_000, 3000, bytes).open()) {
-                        for (int n; (n = in.read(sink)) > 0; ) {
-                            got += n;
-                        }
-                    }
-                    if (got != bytes) {
-                        throw new IOException("got " + got + " bytes of " + bytes);
-                    }
-                    rates[i] = bytes / 1e6 / ((System.nanoTime() - start) / 1e9);
+        double[] rates = new double[repeat];
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpuBefore = threads.getCurrentThreadCpuTime();
+        for (int i = 0; i < repeat; i++) {
+            long start = System.nanoTime();
+            long got = 0;
+            Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk, direct && link.canCopyDirect(server), -1);
+            try (InputStream in = new SegmentStream(link, server, read, window, 60_000, 3000, bytes).open()) {
+                for (int n; (n = in.read(sink)) > 0; ) {
+                    got += n;
                 }
-                Arrays.sort(rates);
-                System.out.printf("fetch mode=%s chunk=%d window=%d bytes=%d MBps=%.1f best=%.1f%n",
-                        mode.name().toLowerCase(), chunk, mode == Messages.Mode.BLOCKING ? 1 : 4, bytes,
-                        rates[repeat / 2], rates[repeat - 1]);
             }
+            if (got != bytes) {
+                throw new IOException("got " + got + " bytes of " + bytes);
+            }
+            rates[i] = bytes / 1e6 / ((System.nanoTime() - start) / 1e9);
         }
+        double cpu = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1e9;
+        Arrays.sort(rates);
+        System.out.printf("fetch mode=%s chunk=%d window=%d direct=%b bytes=%d MBps=%.1f best=%.1f cpu_s=%.3f%n",
+                mode.name().toLowerCase(), chunk, window, direct && link.canCopyDirect(server), bytes, rates[repeat / 2],
+                rates[repeat - 1], cpu);
     }
 }

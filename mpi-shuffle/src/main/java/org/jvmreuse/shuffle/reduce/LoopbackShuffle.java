@@ -25,11 +25,15 @@ import org.jvmreuse.shuffle.server.ShuffleManager;
  * SegmentStream, the protocol's messages, ShuffleServer, MapOutputs) without calling MPI.
  * hadoop-patch's TaskWarmup finds it by name when the MPI shuffle is on its class path. It
  * serves the map outputs under {@code localDir} for the host {@code 127.0.0.1:shufflePort}, and
- * uses its own link, never the slot's. {@link #close} stops everything it started.
+ * uses its own link, never the slot's. Every other instance offers direct chunks (the reducer
+ * copies them out of the server's memory, here with a copy within this JVM), so that a slot's
+ * warm-up runs both the path between two processes of one host and the one over MPI.
+ * {@link #close} stops everything it started.
  */
 public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
     private static final int SERVER_RANK = 0;
     private static final int REDUCER_RANK = 1;
+    private static final java.util.concurrent.atomic.AtomicInteger INSTANCES = new java.util.concurrent.atomic.AtomicInteger();
 
     private final Path localDir;
     private final int shufflePort;
@@ -39,6 +43,7 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
     private BiConsumer<Integer, ByteBuffer> reducerReceiver;
     private MpiShuffle<K, V> shuffle;
     private boolean serving;
+    private final boolean direct = INSTANCES.getAndIncrement() % 2 == 0;
 
     public LoopbackShuffle(Path localDir, int shufflePort) {
         this.localDir = localDir;
@@ -56,11 +61,17 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
             Map<String, Object> server = port(r -> serverReceiver = r);
             server.put("options", Map.of("conf-dir", conf.toString(), "threads", "2"));
             server.put("log", (BiConsumer<String, String>) (level, message) -> { });
+            if (direct) {
+                InProcessMemory.server(server);
+            }
             String announced = ShuffleManager.start(server);
             serving = true;
             Map<String, Object> reducer = port(r -> reducerReceiver = r);
             reducer.put("rank", REDUCER_RANK);
             reducer.put("directory", List.of(announced));
+            if (direct) {
+                InProcessMemory.reducer(reducer, InProcessMemory::read);
+            }
             SlotLink link = SlotLink.detached(reducer);
             shuffle = new MpiShuffle<>(() -> link);
             shuffle.init(context);

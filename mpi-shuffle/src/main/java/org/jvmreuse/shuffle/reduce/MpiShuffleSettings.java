@@ -10,13 +10,20 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * mode, default 4), Hadoop's {@code mapreduce.reduce.shuffle.read.timeout} for every wait, and
  * {@code jvmreuse.shuffle.liveness-ms} (default 3000): how long a Shuffle Manager may be silent
  * before it is asked whether it is there, and how long it then has to answer before its host's
- * outputs go over HTTP.
+ * outputs go over HTTP. {@code jvmreuse.shuffle.direct} (default true): a fetcher copies the
+ * chunks of a Shuffle Manager on its own host straight out of that process (one copy, no MPI
+ * transfer), in chunks of {@code jvmreuse.shuffle.direct-chunk-bytes} (default 4 MiB: such a
+ * chunk needs no buffer on the reducer's side, and larger ones take fewer round trips); false
+ * sends them over MPI as between hosts.
  */
-record MpiShuffleSettings(Messages.Mode mode, int chunkBytes, int window, long timeoutMillis, long livenessMillis) {
+record MpiShuffleSettings(Messages.Mode mode, int chunkBytes, int window, long timeoutMillis, long livenessMillis,
+                          boolean direct, int directChunkBytes) {
     static final String MODE = "jvmreuse.shuffle.mode";
     static final String CHUNK = "jvmreuse.shuffle.chunk-bytes";
     static final String WINDOW = "jvmreuse.shuffle.window";
     static final String LIVENESS = "jvmreuse.shuffle.liveness-ms";
+    static final String DIRECT = "jvmreuse.shuffle.direct";
+    static final String DIRECT_CHUNK = "jvmreuse.shuffle.direct-chunk-bytes";
     private static final int MAX_CHUNK = 8 << 20;
 
     static MpiShuffleSettings of(JobConf conf) {
@@ -34,11 +41,16 @@ record MpiShuffleSettings(Messages.Mode mode, int chunkBytes, int window, long t
         if (window < 1) {
             throw new IllegalArgumentException(WINDOW + " must be at least 1, not " + window);
         }
+        int directChunk = conf.getInt(DIRECT_CHUNK, 4 << 20);
+        if (directChunk < 4096 || directChunk > MAX_CHUNK) {
+            throw new IllegalArgumentException(DIRECT_CHUNK + " must be between 4096 and " + MAX_CHUNK + ", not " + directChunk);
+        }
         long timeout = conf.getInt("mapreduce.reduce.shuffle.read.timeout", 180_000);
         long liveness = conf.getLong(LIVENESS, 3000);
         if (liveness < 10) {
             throw new IllegalArgumentException(LIVENESS + " must be at least 10, not " + liveness);
         }
-        return new MpiShuffleSettings(parsed, chunk, parsed == Messages.Mode.BLOCKING ? 1 : window, timeout, liveness);
+        return new MpiShuffleSettings(parsed, chunk, parsed == Messages.Mode.BLOCKING ? 1 : window, timeout, liveness,
+                conf.getBoolean(DIRECT, true), directChunk);
     }
 }

@@ -16,7 +16,10 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * the caller reports as a fetch failure of this map. A server that stays silent for
  * {@code livenessMillis} is asked whether it is there (a PING its communication thread answers
  * at once); no answer within another {@code livenessMillis}, or a server that says it is
- * stopping, is a {@link ServerLostException}: the host's outputs then go over HTTP.
+ * stopping, is a {@link ServerLostException}: the host's outputs then go over HTTP. A request
+ * that says {@code direct} may get chunks that stay in the server's process: they are copied
+ * from there straight into the caller's array, released one by one with the next read of the
+ * segment, and all at once (a RELEASE) when the stream closes.
  */
 final class SegmentStream extends InputStream {
     private final SlotLink link;
@@ -38,6 +41,8 @@ final class SegmentStream extends InputStream {
     private int chunkPosition;
     private long consumed;
     private boolean closed; // guarded by this: deliver() runs on the communication thread
+    /** The offset of a direct chunk copied and not yet released (-1: none). */
+    private long release = -1;
 
     /**
      * Asks for the segment's first chunks and returns without waiting, so that a fetcher can
@@ -55,7 +60,7 @@ final class SegmentStream extends InputStream {
         this.lastHeard = System.nanoTime();
         this.requestId = link.register(this::deliver);
         this.request = new Messages.Read(requestId, first.mode(), first.user(), first.jobId(), first.mapId(),
-                first.reduce(), 0, first.length());
+                first.reduce(), 0, first.length(), first.direct(), -1);
         long chunks = Math.max(1, Math.min(window, (expectedLength + first.length() - 1) / first.length()));
         for (long i = 0; i < chunks; i++) {
             askNext();
@@ -102,7 +107,11 @@ final class SegmentStream extends InputStream {
             next();
         }
         int n = Math.min(length, chunk.bytesLength() - chunkPosition);
-        chunk.copy(chunkPosition, into, offset, n);
+        if (chunk.direct()) {
+            link.copyDirect(server, chunk, chunkPosition, into, offset, n);
+        } else {
+            chunk.copy(chunkPosition, into, offset, n);
+        }
         chunkPosition += n;
         return n;
     }
@@ -134,10 +143,18 @@ final class SegmentStream extends InputStream {
                 link.release(data);
             }
         }
+        if (request.direct()) {
+            // Every direct chunk of this request that the server still keeps mapped can go,
+            // also those answering reads still on their way.
+            link.send(server, new Messages.Release(requestId).encode());
+        }
     }
 
     private void next() throws IOException {
         consumed += chunk.bytesLength();
+        if (chunk.direct()) {
+            release = chunk.offset(); // goes with the next read
+        }
         link.release(chunk);
         chunk = null;
         chunk = await(consumed);
@@ -158,7 +175,8 @@ final class SegmentStream extends InputStream {
     /** Asks for the chunk at {@code nextRequest} and moves it on by one chunk. */
     private void askNext() {
         link.send(server, new Messages.Read(requestId, request.mode(), request.user(), request.jobId(), request.mapId(),
-                request.reduce(), nextRequest, request.length()).encode());
+                request.reduce(), nextRequest, request.length(), request.direct(), release).encode());
+        release = -1;
         nextRequest += request.length();
         outstanding++;
     }

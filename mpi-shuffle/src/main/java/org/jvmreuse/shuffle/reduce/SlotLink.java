@@ -21,9 +21,15 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * waiting is dropped after the run. Ranks whose Shuffle Manager was found gone stay marked for
  * the slot's life (the service directory of a launch never changes, and a stopped or dead pool
  * does not come back in it), so later reducers in this slot go to HTTP for them at once.
+ * Where the port can read other processes' memory and the server is on this host, a fetch asks
+ * for direct chunks and copies each out of the Shuffle Manager's process into Hadoop's buffer
+ * itself ({@link #copyDirect}); a server whose memory this slot turns out not to be allowed to
+ * read (EPERM: Yama's ptrace_scope) is marked, and its chunks come over MPI from then on.
  */
 public final class SlotLink {
     private static volatile SlotLink attached;
+    private static final int EPERM = 1;
+    private static final int ENOSYS = 38;
 
     private final int rank;
     private final List<String> directory;
@@ -31,6 +37,7 @@ public final class SlotLink {
     private final Map<Long, Consumer<Object>> waiting = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> noDirect = ConcurrentHashMap.newKeySet();
     /** Per rank, the DATA header whose bytes are its next message (only the communication thread uses it). */
     private final Map<Integer, Messages.Data> bodyOf = new HashMap<>();
 
@@ -83,6 +90,29 @@ public final class SlotLink {
 
     boolean isLost(int server) {
         return lost.contains(server);
+    }
+
+    /** Whether chunks of {@code server} can be copied out of its process here (same host, allowed, offered by the port). */
+    boolean canCopyDirect(int server) {
+        return port.peerRead() != null && port.local() != null && port.local().test(server) && !noDirect.contains(server);
+    }
+
+    /**
+     * Copies {@code length} bytes of a direct chunk from {@code server}, from {@code from} on,
+     * into {@code into} at {@code at}, straight out of the server's process.
+     */
+    void copyDirect(int server, Messages.Data chunk, int from, byte[] into, int at, int length) throws IOException {
+        if (from < 0 || length < 0 || from + length > chunk.bytesLength()) {
+            throw new IOException("bytes " + from + "+" + length + " are outside a chunk of " + chunk.bytesLength());
+        }
+        int copied = port.peerRead().apply(new long[] {chunk.pid(), chunk.address() + from, at, length}, into);
+        if (copied != length) {
+            if (copied == -EPERM || copied == -ENOSYS) {
+                noDirect.add(server); // not allowed here: later reads take the bytes over MPI
+            }
+            throw new IOException("cannot copy " + length + " bytes of a chunk out of the Shuffle Manager's process "
+                    + chunk.pid() + " (MPI rank " + server + "): " + (copied < 0 ? "errno " + -copied : copied + " bytes copied"));
+        }
     }
 
     /** A new request id whose replies go to {@code replies} (on the communication thread: must not block). */
@@ -138,7 +168,7 @@ public final class SlotLink {
         } finally {
             port.release().accept(payload); // every message but a chunk's bytes is copied out of its buffer
         }
-        if (message instanceof Messages.Data data && data.bytesLength() > 0) {
+        if (message instanceof Messages.Data data && data.bytesLength() > 0 && !data.direct()) {
             bodyOf.put(source, data);
             return;
         }

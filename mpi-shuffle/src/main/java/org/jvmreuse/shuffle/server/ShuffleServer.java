@@ -16,7 +16,9 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * communication thread and are only queued there; reads happen on the server's threads, and
  * replies go back through the same communication thread, so MPI is only ever called from it.
  * Blocking mode is the FX10 paper's server: one thread, one request at a time. Concurrent mode
- * reads for many reducers at once.
+ * reads for many reducers at once. A reducer on this host that can copy a chunk out of this
+ * process itself (its read says {@code direct}) gets a DIRECT reply that says where the chunk is
+ * mapped, and the mapping stays until that reducer releases it ({@link LentChunks}).
  */
 final class ShuffleServer {
     /** The largest chunk a reducer may ask for. */
@@ -30,6 +32,8 @@ final class ShuffleServer {
     private final ExecutorService blocking = Executors.newSingleThreadExecutor(r -> thread(r, "mpi-shuffle-blocking"));
     private final ExecutorService concurrent;
     private final AtomicLong served = new AtomicLong();
+    private final AtomicLong lentChunks = new AtomicLong();
+    private final LentChunks lent = new LentChunks();
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean stopped;
 
@@ -57,6 +61,14 @@ final class ShuffleServer {
             port.send().accept(source, stopped ? unavailable(ping.requestId()) : new Messages.Alive(ping.requestId()).encode());
             return;
         }
+        if (message instanceof Messages.Release release) {
+            try {
+                concurrent.execute(() -> lent.releaseAll(source, release.requestId()));
+            } catch (RejectedExecutionException e) {
+                // stopping: stop() unmaps everything
+            }
+            return;
+        }
         if (!(message instanceof Messages.Read read)) {
             log.accept("warn", "MPI shuffle: rank " + source + " sent a reply to the server; ignored");
             return;
@@ -79,7 +91,12 @@ final class ShuffleServer {
 
     private void serve(int source, Messages.Read read) {
         ByteBuffer chunk = null;
+        boolean kept = false;
         try {
+            if (read.release() >= 0) {
+                lent.release(source, read.requestId(), read.release());
+            }
+            lent.expire();
             if (read.length() <= 0 || read.length() > MAX_CHUNK) {
                 throw new MapOutputException("chunk length " + read.length() + " is outside 1.." + MAX_CHUNK);
             }
@@ -89,13 +106,29 @@ final class ShuffleServer {
             if (length > 0) {
                 chunk = outputs.map(segment, read.offset(), length);
             }
-            ByteBuffer header = Messages.Data.header(port.buffer().apply(Messages.Data.HEADER), read.requestId(), read.offset(),
-                    segment.length(), segment.rawLength(), chunk);
             served.incrementAndGet();
             if (read.offset() == 0) {
                 log.accept("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
                         + segment.length() + " bytes, " + read.mode().name().toLowerCase() + ") to rank " + source);
             }
+            if (chunk != null && read.direct() && port.lendsTo(source)) {
+                // The reducer copies the chunk out of this process (one copy, by its own thread)
+                // and releases it; nothing but the header goes over MPI.
+                ByteBuffer header = Messages.Data.direct(port.buffer().apply(Messages.Data.DIRECT_HEADER), read.requestId(),
+                        read.offset(), segment.length(), segment.rawLength(), length, port.pid(),
+                        port.address().applyAsLong(chunk));
+                kept = lent.add(source, read.requestId(), read.offset(), chunk);
+                if (!kept) {
+                    port.release().accept(header); // its stream has ended: nobody would copy it
+                    Mappings.unmap(chunk);
+                    return;
+                }
+                lentChunks.incrementAndGet();
+                port.send().accept(source, header);
+                return;
+            }
+            ByteBuffer header = Messages.Data.header(port.buffer().apply(Messages.Data.HEADER), read.requestId(), read.offset(),
+                    segment.length(), segment.rawLength(), chunk);
             if (chunk == null) {
                 port.send().accept(source, header);
             } else {
@@ -106,7 +139,7 @@ final class ShuffleServer {
             failures.incrementAndGet();
             log.accept("warn", "MPI shuffle: cannot serve " + read.mapId() + " partition " + read.reduce() + " to rank "
                     + source + ": " + e.getMessage());
-            if (chunk != null) {
+            if (chunk != null && !kept) {
                 Mappings.unmap(chunk);
             }
             port.send().accept(source, new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode());
@@ -122,7 +155,9 @@ final class ShuffleServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        log.accept("info", "MPI shuffle: served " + served.get() + " chunks, " + failures.get() + " failed requests");
+        lent.clear();
+        log.accept("info", "MPI shuffle: served " + served.get() + " chunks (" + lentChunks.get() + " of them copied by"
+                + " reducers on this host out of this process), " + failures.get() + " failed requests");
     }
 
     private static Thread thread(Runnable r, String name) {

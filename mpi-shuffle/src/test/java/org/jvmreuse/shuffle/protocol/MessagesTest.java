@@ -18,6 +18,28 @@ class MessagesTest {
         Messages.Read read = new Messages.Read(42, Messages.Mode.BLOCKING, "alice", "job_1_0001",
                 "attempt_1_0001_m_000000_0", 3, 1L << 33, 1 << 20);
         assertEquals(read, Messages.decode(read.encode()));
+        Messages.Read direct = new Messages.Read(43, Messages.Mode.CONCURRENT, "alice", "job_1_0001",
+                "attempt_1_0001_m_000000_0", 3, 4L << 20, 4 << 20, true, 3L << 20);
+        assertEquals(direct, Messages.decode(direct.encode()));
+        assertFalse(read.direct());
+        assertEquals(-1, read.release());
+    }
+
+    @Test
+    void aDirectChunkIsAHeaderThatNamesWhereItIsMapped() throws IOException {
+        ByteBuffer message = Messages.Data.direct(ByteBuffer.allocateDirect(64), 7, 100, 1000, 2000, 900, 4242, 0x7f0000001000L);
+        assertEquals(Messages.Data.DIRECT_HEADER, message.limit());
+        Messages.Data data = (Messages.Data) Messages.decode(message);
+        assertEquals(new Messages.Data(7, 100, 1000, 2000, 900, null, 4242, 0x7f0000001000L), data);
+        assertTrue(data.direct());
+        assertFalse(((Messages.Data) Messages.decode(Messages.Data.header(ByteBuffer.allocate(64), 8, 0, 1000, 2000,
+                null))).direct());
+        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.direct(ByteBuffer.allocate(64), 7, 100, 1000,
+                2000, 900, 0, 0x1000)), "no process");
+        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.direct(ByteBuffer.allocate(64), 7, 100, 1000,
+                2000, 0, 4242, 0x1000)), "no bytes");
+        assertThrows(IOException.class, () -> Messages.decode(message.limit(Messages.Data.HEADER)));
+        assertEquals(new Messages.Release(11), Messages.decode(new Messages.Release(11).encode()));
     }
 
     @Test

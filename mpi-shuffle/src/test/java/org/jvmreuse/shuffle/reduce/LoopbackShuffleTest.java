@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A slot's shuffle warm-up with this module on its class path: after the HTTP shuffle, every map
  * output comes through the MPI shuffle's reducer and a real Shuffle Manager over the in-JVM
  * message loop, and is merged whole; both reducers shuffle to memory and to disk and merge in
- * memory and on disk; the warm-up leaves no thread, server or slot link behind.
+ * memory and on disk; of two warm-up runs one takes the chunks out of the server's memory (as
+ * between two processes of one host) and the other over the message loop (as over MPI); the
+ * warm-up leaves no thread, server, slot link or mapping of a map output behind.
  */
 class LoopbackShuffleTest {
     @TempDir
@@ -53,12 +55,18 @@ class LoopbackShuffleTest {
         log.addAppender(appender);
         log.setLevel(Level.INFO);
         List<ShuffleWarmup.Result> results;
+        List<ShuffleWarmup.Result> again;
         try {
-            results = ShuffleWarmup.run(dir, 1 << 20);
+            results = ShuffleWarmup.run(dir.resolve("1"), 1 << 20);
+            again = ShuffleWarmup.run(dir.resolve("2"), 1 << 20); // the other of direct chunks and chunks over MPI
         } finally {
             log.removeAppender(appender);
             log.setLevel(level);
         }
+        assertEquals(results.get(1).records(), again.get(1).records());
+        assertEquals(results.get(1).bytes(), again.get(1).bytes());
+        assertEquals(List.of(), java.nio.file.Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                .filter(line -> line.contains(dir.toString())).toList(), "every chunk is unmapped");
         // Both reducers shuffle to memory and to disk and merge in memory and on disk.
         for (String step : List.of("Shuffling to disk", "Starting inMemoryMerger's merge", "OnDiskMerger: We have")) {
             assertTrue(merges.stream().filter(m -> m.contains(step)).count() >= 2, "twice " + step + ": " + merges);

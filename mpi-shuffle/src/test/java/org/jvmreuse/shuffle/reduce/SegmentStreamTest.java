@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The reducer's segment reads against a real Shuffle Manager over real map output files, with
  * the pool's MPI replaced by two message threads (one per process, as the pool's communication
- * threads are). The MPI path itself is covered by the Hadoop integration tests.
+ * threads are), and, for direct chunks, the copy out of the server's process by a copy within
+ * this JVM. The MPI path itself is covered by the Hadoop integration tests.
  */
 class SegmentStreamTest {
     private static final int SERVER_RANK = 0;
@@ -61,6 +62,8 @@ class SegmentStreamTest {
     private final Set<ByteBuffer> taken = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private final Set<ByteBuffer> givenBack = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private final AtomicInteger givenTwice = new AtomicInteger();
+    /** The reducer's copy out of the server's memory; null: the port offers no direct chunks. */
+    private java.util.function.BiFunction<long[], byte[], Integer> peerRead;
 
     @AfterEach
     void stop() {
@@ -124,6 +127,9 @@ class SegmentStreamTest {
         server.put("buffer", takeBuffer());
         server.put("release", (Consumer<ByteBuffer>) this::giveBack);
         server.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> serverReceiver = r);
+        if (peerRead != null) {
+            InProcessMemory.server(server);
+        }
         String announced = ShuffleManager.start(server);
         Map<String, Object> slot = new HashMap<>();
         slot.put("rank", 1);
@@ -142,6 +148,9 @@ class SegmentStreamTest {
         slot.put("buffer", takeBuffer());
         slot.put("release", (Consumer<ByteBuffer>) this::giveBack);
         slot.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> clientReceiver = r);
+        if (peerRead != null) {
+            InProcessMemory.reducer(slot, peerRead);
+        }
         SlotLink.attach(slot);
         RankDirectory directory = RankDirectory.of(SlotLink.current().directory());
         assertEquals(SERVER_RANK, directory.rankOf(java.net.InetAddress.getLocalHost().getHostName() + ":13562"));
@@ -160,6 +169,23 @@ class SegmentStreamTest {
 
     private static Messages.Read read(Messages.Mode mode, String map, int reduce) {
         return new Messages.Read(0, mode, MapOutputFiles.USER, MapOutputFiles.JOB, map, reduce, 0, CHUNK);
+    }
+
+    private static Messages.Read direct(SlotLink link, String map, int reduce) {
+        return new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB, map, reduce, 0, CHUNK,
+                link.canCopyDirect(SERVER_RANK), -1);
+    }
+
+    /** Waits (up to 5 s) until no part of {@code file} is mapped in this process any more; the mappings left. */
+    private static List<String> mappingsOf(Path file) throws Exception {
+        List<String> left = List.of();
+        for (long deadline = System.nanoTime() + 5_000_000_000L; System.nanoTime() < deadline; Thread.sleep(10)) {
+            left = Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(line -> line.endsWith(file.toString())).toList();
+            if (left.isEmpty()) {
+                break;
+            }
+        }
+        return left;
     }
 
     private static byte[] readAll(SegmentStream stream) throws IOException {
@@ -254,6 +280,101 @@ class SegmentStreamTest {
                 IOUtils.readFully(new IFileInputStream(s, s.segmentLength(), new JobConf(false)), memory, 0, memory.length);
             }
         });
+    }
+
+    /**
+     * Between two processes of one host the reducer copies each chunk out of the server's
+     * mapping itself: segments arrive whole, no chunk comes as a message, and every mapping goes
+     * once the reducer has copied it or closed its stream, also one closed early.
+     */
+    @Test
+    void directChunksArriveWholeAndEveryMappingGoesOnceCopiedOrTheStreamCloses() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 13, 0, 10, CHUNK, 3 * CHUNK + 123, 9 * CHUNK);
+        AtomicInteger copies = new AtomicInteger();
+        peerRead = (at, into) -> {
+            copies.incrementAndGet();
+            return InProcessMemory.read(at, into);
+        };
+        SlotLink link = connect(files, p -> {
+            assertTrue(p.limit() <= Messages.Data.DIRECT_HEADER, "a chunk came as a message of " + p.limit() + " bytes");
+            return p;
+        });
+        assertTrue(link.canCopyDirect(SERVER_RANK));
+        for (long expected : new long[] {0, 10L * CHUNK}) {
+            for (int r = 0; r < files.partitions.length; r++) {
+                try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, r), 4, 10_000, 3000,
+                        expected).open()) {
+                    assertEquals(files.partitions[r].length, s.segmentLength());
+                    assertArrayEquals(files.partitions[r], readAll(s), "partition " + r);
+                }
+            }
+        }
+        assertTrue(copies.get() >= 2 * (1 + 4 + 10), "copied out of the server: " + copies.get());
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 4), 4, 10_000, 3000, 0)
+                .open()) {
+            assertEquals(10, s.read(new byte[10]));
+        }
+        awaitRepliesInFlight();
+        assertEquals(Set.of(), taken, "every header buffer is given back");
+        assertEquals(List.of(), mappingsOf(files.data), "every lent chunk is unmapped");
+    }
+
+    /** A direct chunk damaged in its copy fails the IFile checksum, as one damaged on the way over MPI does. */
+    @Test
+    void aDirectChunkDamagedInItsCopyFailsTheIFileChecksum() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 14, 3 * CHUNK);
+        try (IFileOutputStream ifile = new IFileOutputStream(Files.newOutputStream(files.data))) {
+            ifile.write(files.partitions[0], 0, 3 * CHUNK - 4);
+        }
+        AtomicBoolean damage = new AtomicBoolean();
+        peerRead = (at, into) -> {
+            int n = InProcessMemory.read(at, into);
+            if (damage.get() && at[3] > 100) {
+                into[(int) at[2] + 50] ^= 0x10;
+            }
+            return n;
+        };
+        SlotLink link = connect(files, p -> p);
+        byte[] memory = new byte[3 * CHUNK - 4];
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
+                .open()) {
+            IOUtils.readFully(new IFileInputStream(s, s.segmentLength(), new JobConf(false)), memory, 0, memory.length);
+        }
+        assertArrayEquals(Arrays.copyOf(files.partitions[0], memory.length), memory, "undamaged, the checksum holds");
+        damage.set(true);
+        assertThrows(ChecksumException.class, () -> {
+            try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
+                    .open()) {
+                IOUtils.readFully(new IFileInputStream(s, s.segmentLength(), new JobConf(false)), memory, 0, memory.length);
+            }
+        });
+        assertEquals(List.of(), mappingsOf(files.data));
+    }
+
+    /**
+     * A slot that may not read the server's memory (EPERM: Yama's ptrace_scope) fails that fetch
+     * with the reason, and takes that server's chunks over MPI from then on.
+     */
+    @Test
+    void aReducerNotAllowedToReadTheServersMemoryTakesItsChunksOverMpiFromThenOn() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 15, 3 * CHUNK + 5);
+        peerRead = (at, into) -> -1; // EPERM
+        SlotLink link = connect(files, p -> p);
+        IOException e = assertThrows(IOException.class, () -> {
+            try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
+                    .open()) {
+                readAll(s);
+            }
+        });
+        assertTrue(e.getMessage().contains("errno 1"), e.getMessage());
+        assertTrue(!link.canCopyDirect(SERVER_RANK), "that server's chunks come over MPI now");
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
+                .open()) {
+            assertArrayEquals(files.partitions[0], readAll(s));
+        }
+        awaitRepliesInFlight();
+        assertEquals(Set.of(), taken);
+        assertEquals(List.of(), mappingsOf(files.data));
     }
 
     @Test

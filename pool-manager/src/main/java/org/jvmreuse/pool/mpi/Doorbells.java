@@ -100,19 +100,20 @@ public final class Doorbells implements AutoCloseable {
 
     /**
      * Sleeps until a doorbell rings, {@link #wakeSelf} is called, or {@code millis} pass;
-     * {@code onLost} gets the rank of each doorbell found closed.
+     * {@code onLost} gets the rank of each doorbell found closed. Returns how many rings were
+     * heard (a peer rings once per message it sends here).
      */
-    public void await(long millis, IntConsumer onLost) throws IOException {
+    public int await(long millis, IntConsumer onLost) throws IOException {
         registerNew();
         selector.select(Math.max(1, millis));
-        handleSelected(onLost);
+        return handleSelected(onLost);
     }
 
     /** As {@link #await} without sleeping: for a loop that is busy, so that a lost peer is still seen. */
-    public void check(IntConsumer onLost) throws IOException {
+    public int check(IntConsumer onLost) throws IOException {
         registerNew();
         selector.selectNow();
-        handleSelected(onLost);
+        return handleSelected(onLost);
     }
 
     private void registerNew() throws IOException {
@@ -121,7 +122,8 @@ public final class Doorbells implements AutoCloseable {
         }
     }
 
-    private void handleSelected(IntConsumer onLost) throws IOException {
+    private int handleSelected(IntConsumer onLost) throws IOException {
+        int rings = 0;
         for (SelectionKey key : selector.selectedKeys()) {
             SocketChannel channel = (SocketChannel) key.channel();
             int rank = (Integer) key.attachment();
@@ -130,6 +132,7 @@ public final class Doorbells implements AutoCloseable {
                 do {
                     drain.clear();
                     read = channel.read(drain);
+                    rings += Math.max(0, read);
                 } while (read > 0);
             } catch (IOException e) {
                 read = -1;
@@ -143,6 +146,7 @@ public final class Doorbells implements AutoCloseable {
             }
         }
         selector.selectedKeys().clear();
+        return rings;
     }
 
     /** Closes every doorbell and the selector; for tests, which start many pools in one JVM. */

@@ -17,8 +17,10 @@ import org.jvmreuse.pool.PoolLog;
  * {@link #run}, makes MPI calls, so the pool needs no more than {@code MPI_THREAD_FUNNELED};
  * other threads hand messages over with {@link #send}. Sends are non-blocking, so two processes
  * sending to each other at once cannot deadlock. Polling is tight only while sends are in
- * flight (a large message needs rendezvous round trips) and briefly after a wake-up; otherwise
- * the thread sleeps on its {@link Doorbells}, which peers on the same host ring after sending.
+ * flight (a large message needs rendezvous round trips), until the messages its doorbell rang
+ * for have been received (MPI may surface a message a few progress calls after its sender's
+ * ring), and, if some peer cannot ring, briefly after traffic; otherwise the thread sleeps on
+ * its {@link Doorbells}, which peers on the same host ring once per message they send.
  * Messages from peers without a doorbell are still found by the periodic poll. Service messages
  * ({@link Tags#SERVICE}: shuffle requests and data, between any two ranks of the launch) go to
  * the service receiver. Every slot has a doorbell with each manager on its host, its own pool's
@@ -62,6 +64,13 @@ public final class MpiTransport {
 
     private static final long HOT_PARK_NANOS = 20_000;
     private static final long HOT_WINDOW_NANOS = 300_000;
+    /**
+     * How long after a ring the loop polls for the message rung for, at least (in time, and in
+     * probes for a thread that gets little CPU): MPI may surface a message only in a later
+     * progress call than the first probe after its sender's ring.
+     */
+    private static final long RUNG_WINDOW_NANOS = 2_000_000;
+    private static final int RUNG_PROBES = 64;
     private static final long IDLE_POLL_MILLIS = 1;
     private static final long DOORBELL_POLL_MILLIS = 50;
     private static final long SERVICE_PARK_MAX_NANOS = 1_000_000;
@@ -89,6 +98,13 @@ public final class MpiTransport {
     private final long stopDrainNanos;
     private volatile long stoppedAt;
     private long lastDoorbellCheck = System.nanoTime();
+    /**
+     * Rings heard less messages received from peers that ring (each rings once per message it
+     * sends here): above 0, a message rung for has not surfaced yet.
+     */
+    private int rung;
+    /** Empty probes since the last ring while a message rung for was awaited. */
+    private int rungProbes;
 
     public MpiTransport(Mpi mpi, Doorbells doorbells) {
         this(mpi, doorbells, STOP_DRAIN_MILLIS);
@@ -156,6 +172,11 @@ public final class MpiTransport {
      */
     public void setServiceReceiver(BiConsumer<Integer, ByteBuffer> receiver) {
         this.serviceReceiver = receiver;
+    }
+
+    /** Whether {@code rank} is a pool process on this host: one with a doorbell here. */
+    public boolean isLocal(int rank) {
+        return doorbells.has(rank);
     }
 
     /** The MPI under this transport, for logs and status: backend, library, thread level. */
@@ -237,11 +258,15 @@ public final class MpiTransport {
         long now = System.nanoTime();
         if (progressed) {
             return now;
-        } else if (!inFlight.isEmpty() || now - lastTraffic < HOT_WINDOW_NANOS) {
+        } else if (!inFlight.isEmpty() || rung > 0 && (now - lastTraffic < RUNG_WINDOW_NANOS || rungProbes++ < RUNG_PROBES)
+                || !handler.everyPeerRings() && now - lastTraffic < HOT_WINDOW_NANOS) {
+            // Sends in flight need our progress calls; a message rung for has not surfaced yet;
+            // after traffic, a peer that cannot ring may answer soon (one that can rings when
+            // it does: no need to look for it).
             if (now - lastDoorbellCheck > BUSY_DOORBELL_CHECK_NANOS) {
                 // A send to a peer that died never completes: the loop must still hear of the death.
                 lastDoorbellCheck = now;
-                doorbells.check(rank -> peerLost(handler, rank));
+                rung += doorbells.check(rank -> peerLost(handler, rank));
             }
             LockSupport.parkNanos(HOT_PARK_NANOS);
         } else if (now - lastRemoteService < SERVICE_WINDOW_NANOS) {
@@ -250,8 +275,11 @@ public final class MpiTransport {
             // little CPU; chunks in flight hide the delay.
             LockSupport.parkNanos(Math.min(SERVICE_PARK_MAX_NANOS, Math.max(HOT_PARK_NANOS, (now - lastTraffic) / 8)));
         } else {
-            doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS,
+            int heard = doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS,
                     rank -> peerLost(handler, rank));
+            // Woken by no ring (the time passed, or a send of this process), nothing is owed.
+            rung = heard == 0 ? 0 : rung + heard;
+            rungProbes = 0;
             return System.nanoTime();
         }
         return lastTraffic;
@@ -286,6 +314,7 @@ public final class MpiTransport {
             inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer, null));
             if (out.lent != null) {
                 inFlight.add(new InFlight(out.dest, mpi.iSend(out.lent, out.lent.limit(), out.dest, out.tag), out.lent, out.done));
+                doorbells.ring(out.dest); // once per message: the receiver counts them
             }
             if (out.tag == Tags.SERVICE) {
                 serviceTraffic(out.dest);
@@ -326,6 +355,9 @@ public final class MpiTransport {
         // handed on as they are, the pool's own small ones are copied out.
         ByteBuffer message = buffers.take(envelope.count());
         mpi.recv(message, envelope.count(), envelope.source(), envelope.tag());
+        if (doorbells.has(envelope.source())) {
+            rung--; // below 0 when the message came before its ring was read
+        }
         if (envelope.tag() == Tags.SERVICE) {
             serviceTraffic(envelope.source());
             deliverService(envelope.source(), message);

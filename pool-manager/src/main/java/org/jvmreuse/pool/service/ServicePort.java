@@ -5,13 +5,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
+import java.util.function.ToLongFunction;
 import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
+import org.jvmreuse.pool.slot.PeerMemory;
 
 /**
  * What a library or service in a pool process gets of that process's MPI: its rank, the
@@ -29,6 +33,18 @@ public final class ServicePort {
     public static final String BUFFER = "buffer";
     public static final String RELEASE = "release";
     public static final String LOG = "log";
+    /** This process's pid (Long). */
+    public static final String PID = "pid";
+    /** IntPredicate: whether a rank is a pool process on this host (one with a doorbell here). */
+    public static final String LOCAL = "local";
+    /** ToLongFunction of ByteBuffer: the address of a direct buffer's first byte. */
+    public static final String ADDRESS = "address";
+    /**
+     * BiFunction of long[] {pid, address, offset, length} and byte[] to Integer: copies that many
+     * bytes at that address of that process (on this host) into the array from that offset; the
+     * count, or -errno (EPERM: not allowed here).
+     */
+    public static final String PEER_READ = "peerRead";
 
     private final MpiTransport transport;
     private final int rank;
@@ -88,6 +104,11 @@ public final class ServicePort {
         map.put(RELEASE, (Consumer<ByteBuffer>) transport::release);
         map.put(RECEIVER, (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> receiver = r);
         map.put(LOG, (BiConsumer<String, String>) ServicePort::log);
+        map.put(PID, ProcessHandle.current().pid());
+        map.put(LOCAL, (IntPredicate) transport::isLocal);
+        map.put(ADDRESS, (ToLongFunction<ByteBuffer>) PeerMemory::address);
+        map.put(PEER_READ, (BiFunction<long[], byte[], Integer>) (at, into) ->
+                PeerMemory.read(at[0], at[1], into, (int) at[2], (int) at[3]));
         return map;
     }
 

@@ -33,4 +33,13 @@ final class Native {
 
     /** JVMTI StopThread: throws {@code error} in {@code thread}. False if JVMTI refused. */
     static native boolean stopThread(Thread thread, Throwable error);
+
+    /**
+     * process_vm_readv(2): copies {@code length} bytes at {@code address} in process {@code pid}
+     * into {@code into} from {@code offset}; the count (all of them) or -errno.
+     */
+    static native int peerRead(long pid, long address, byte[] into, int offset, int length);
+
+    /** The address of a direct buffer's first byte (a mapped file region is one). */
+    static native long bufferAddress(java.nio.ByteBuffer buffer);
 }
