@@ -6,6 +6,7 @@
 #   jvmreuse_hadoop_locate REPO   the build's Hadoop jars, hadoop-patch and mpi-shuffle jars
 #   jvmreuse_java_home            the JDK (JVMREUSE_CLUSTER_JAVA, JAVA_HOME, java on PATH); Java 23+ refused
 #   jvmreuse_am_opts MB           the MRAppMaster's JVM options
+#   jvmreuse_am_resource_percent TOTAL AM TASK   YARN's AM share that leaves room for a task
 #   jvmreuse_app_jars             yarn.application.classpath's jars
 #   jvmreuse_umbilical_engine     the tasks' umbilical RPC engine (task launch counters)
 #   jvmreuse_write_clients DIR    DIR/env.sh and the hadoop/yarn/mapred/hdfs wrappers in DIR/bin
@@ -69,6 +70,18 @@ jvmreuse_java_home() {
 jvmreuse_am_opts() {
     # shellcheck disable=SC2016 # $PWD is the container's, expanded by its launch script
     printf -- '-Xmx%sm -Djava.io.tmpdir=$PWD/tmp %s' "$1" "$(_jvmreuse_webapp_opts)"
+}
+
+# yarn.scheduler.capacity.maximum-am-resource-percent for $1 MB of containers in the cluster, AMs
+# of $2 MB and tasks of $3 MB: as many application masters as leave room for one task. Hadoop 2.2's
+# CapacityScheduler counts that share in minimum allocations (256 MB here), not in AM sizes:
+# ceil(cluster / 256 x percent) AMs may run, so a plain 0.5 let 8 AMs of 768 MB into a 4 GB
+# cluster, which then had no memory left for their tasks (a YARN deadlock, pool or not). The
+# value is half a 256 MB unit short of the count, so that the ceiling lands on it.
+jvmreuse_am_resource_percent() {
+    awk -v total="$1" -v am="$2" -v task="$3" 'BEGIN {
+        n = int((total - task) / am); if (n < 1) n = 1
+        printf "%.6f", (n - 0.5) * 256 / total }'
 }
 
 # Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1.

@@ -114,6 +114,8 @@ _hpc_template_values() {
         [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=$HPC_VCORES [APP_CLASSPATH]=$app_cp [AM_OPTS]=${am_opts% }
         [AM_MEMORY]=$JVMREUSE_AM_MEMORY [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]='' [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS
         [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "${#HPC_NODES[@]}")
+        [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((${#HPC_NODES[@]} * JVMREUSE_NM_MEMORY)) \
+            "$JVMREUSE_AM_MEMORY" "$JVMREUSE_TASK_MEMORY")
         [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP [PORT_RM]=$(_hpc_port rm) [PORT_RM_SCHEDULER]=$(_hpc_port rm_scheduler)
         [PORT_RM_TRACKER]=$(_hpc_port rm_tracker) [PORT_RM_ADMIN]=$(_hpc_port rm_admin) [PORT_RM_WEB]=$(_hpc_port rm_web)
         [PORT_JHS]=$(_hpc_port jhs) [PORT_JHS_WEB]=$(_hpc_port jhs_web) [PORT_NN]=$(_hpc_port nn)

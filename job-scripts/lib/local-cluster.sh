@@ -187,6 +187,7 @@ _jvmreuse_cluster_conf_values() {
         [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=8 [APP_CLASSPATH]="$d/conf,$(jvmreuse_app_jars)"
         [AM_OPTS]=${am_opts% } [AM_MEMORY]=768 [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
         [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "$JVMREUSE_NODEMANAGERS")
+        [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((JVMREUSE_NODEMANAGERS * JVMREUSE_NM_MEMORY)) 768 "$JVMREUSE_TASK_MEMORY")
         [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
         [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [NODE_NAME]=127.0.0.1 [DN_DATA_DIR]=$d/hdfs/data [PORT_NN]=${JVMREUSE_CLUSTER_PORTS[nn]:-})
     for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do

@@ -37,9 +37,11 @@ class AppMasterSlotsTest {
 
     @BeforeAll
     static void startCluster() throws Exception {
+        // Hadoop 2.2 counts the AM share in 256 MB units: 2048 / 256 x 0.3125 = 2.5, so 3 AMs of
+        // 512 MB, which leave room for one task (a larger share lets AMs fill the node: deadlock)
         cluster = HadoopCluster.start(Map.of(
                 "JVMREUSE_MAPRED_SITE_EXTRA", "yarn.app.mapreduce.am.resource.mb=512",
-                "JVMREUSE_CAPACITY_SCHEDULER_EXTRA", "yarn.scheduler.capacity.maximum-am-resource-percent=0.75"),
+                "JVMREUSE_CAPACITY_SCHEDULER_EXTRA", "yarn.scheduler.capacity.maximum-am-resource-percent=0.3125"),
                 1, "--pool", "--slots", "3");
         jar = JobJars.withMarker(cluster.dir, "am");
     }
