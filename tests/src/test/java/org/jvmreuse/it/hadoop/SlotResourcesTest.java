@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * ended (MRAppMaster.shutDownJob sleeps before it exits), so the next job's AM and tasks take the
  * two other slots. Each slot's loaded classes, Metaspace, threads, open fds and listening ports
  * at the end are within 10% of what they were after its first AM, measured from outside (jcmd
- * after a full GC, /proc) between groups of jobs: a slot's first AM loads about 3,000 classes of
+ * after a full GC, /proc) between groups of jobs: a slot's first AM loads about 2,000 classes of
  * the AM and its web app, which then stay, and which slot an AM gets depends on timing. The pool
  * compiles with C1 only: with tiered compilation, Metaspace also holds C2's profiling data of hot
  * methods, which grows for several hundred runs (here 20.3 to 22.4 MB over 300 tasks while loaded
