@@ -56,6 +56,7 @@ public final class HadoopTaskReset {
     /** When the run ends, after its JVM hooks, before the slot interrupts and stops its threads. */
     public static void beforeEnd() {
         pending.critical("IPC", IpcReset::refuseCalls);
+        pending.critical("servers", RunServers::stop);
     }
 
     /** After the run's JVM hooks ran (if {@code exitHooks}) and its threads ended. */

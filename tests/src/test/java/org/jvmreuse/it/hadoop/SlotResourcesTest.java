@@ -3,12 +3,15 @@ package org.jvmreuse.it.hadoop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,55 +19,104 @@ import org.jvmreuse.it.Pool;
 import org.junit.jupiter.api.Test;
 
 /**
- * 300 Hadoop tasks through one pool of two slots (four wordcount jobs of 75 maps, the job jar
- * reloaded for every task): each slot's loaded classes, Metaspace, threads and open files after
- * the last job are within 10% of what they were after the first (the warm-up), measured from
- * outside with jcmd after a full GC. The pool compiles with C1 only: with tiered compilation,
- * Metaspace also holds C2's profiling data of hot methods, which grows for several hundred runs
- * (here 20.3 to 22.4 MB over 300 tasks while loaded classes went from 4,379 to 4,382); without
- * it, Metaspace holds class metadata alone, where a leaked task loader would show.
+ * 50 jobs in a row through one pool of three slots, their MRAppMasters in the slots as well as
+ * their tasks (two maps each, the job jar reloaded for every run): 150 runs, each checked to have
+ * run in the pool, each job's output checked. An AM keeps its slot about 5 s after its job has
+ * ended (MRAppMaster.shutDownJob sleeps before it exits), so the next job's AM and tasks take the
+ * two other slots. Each slot's loaded classes, Metaspace, threads, open fds and listening ports
+ * at the end are within 10% of what they were after its first AM, measured from outside (jcmd
+ * after a full GC, /proc) between groups of jobs: a slot's first AM loads about 2,000 classes of
+ * the AM and its web app, which then stay, and which slot an AM gets depends on timing. The pool
+ * compiles with C1 only: with tiered compilation, Metaspace also holds C2's profiling data of hot
+ * methods, which grows for several hundred runs (here 20.3 to 22.4 MB over 300 tasks while loaded
+ * classes went from 4,379 to 4,382); without it, Metaspace holds class metadata alone, where a
+ * leaked task loader would show.
  */
 class SlotResourcesTest {
-    private static final int JOBS = 4;
-    private static final int MAPS = 75;
+    private static final int MAPS = 2;
+    private static final int SLOTS = 3;
+    /** Jobs between measurements (each group from one client): 50 in all. */
+    private static final int[] GROUPS = {6, 9, 35};
+    private static final Pattern AM_RUN = Pattern.compile("(?m) run \\d+: org\\.apache\\.hadoop\\.mapreduce\\.v2\\.app\\.MRAppMaster exit ");
 
     @Test
-    void threeHundredTasksLeaveEverySlotFlat() throws Exception {
-        try (HadoopCluster cluster = HadoopCluster.start(Map.of("JVMREUSE_JVM_OPTS", "-XX:TieredStopAtLevel=1"), 1,
-                "--pool", "--slots", "2")) {
-            Path input = cluster.newDir("many");
-            for (int i = 0; i < MAPS; i++) {
-                Files.writeString(input.resolve("f" + i + ".txt"), "alpha beta gamma " + i + "\n");
-            }
-            Map<Long, Map<String, Long>> afterWarmUp = null;
+    void fiftyJobsAndTheirAppMastersLeaveEverySlotFlat() throws Exception {
+        // room for a job's AM and both its maps beside the previous AM; a task whose slot is still
+        // cleaning up after its previous run waits for it rather than start a JVM of its own
+        Map<String, String> env = Map.of("JVMREUSE_JVM_OPTS", "-XX:TieredStopAtLevel=1",
+                "JVMREUSE_YARN_SITE_EXTRA", "jvmreuse.pool.wait-ms=30000");
+        try (HadoopCluster cluster = HadoopCluster.start(env, 1, "--pool", "--slots", Integer.toString(SLOTS),
+                "--nm-memory", "3072")) {
+            Path jar = JobJars.withMarker(cluster.newDir("jars"), "many");
+            Path input = JobJars.lines(cluster.dir.resolve("data"), "many", MAPS);
+            String output = cluster.dir.resolve("data/out").toString();
             long before = cluster.pooledRuns();
-            for (int job = 0; job < JOBS; job++) {
-                // no speculative attempts: tasks queued for one of the two slots look slow to the
-                // speculator, and its extra attempts would make the count of pooled runs a matter of timing
-                Job wc = cluster.example("wordcount", List.of("-Dmapreduce.map.speculative=false",
-                        "-Dmapreduce.reduce.speculative=false"), input.toString(),
-                        cluster.dir.resolve("data/wc-" + job).toString());
-                assertTrue(wc.succeeded(), "job " + job + ":\n" + wc);
-                if (job == 0) {
-                    afterWarmUp = measureSlots(cluster);
+            Map<Long, Map<String, Long>> baseline = new TreeMap<>();
+            Map<Long, Integer> amsAtBaseline = new TreeMap<>();
+            Map<Long, Map<String, Long>> atEnd = Map.of();
+            int jobs = 0;
+            for (int group = 0; group < GROUPS.length; group++) {
+                runJobs(cluster, jar, GROUPS[group], jobs, input, output);
+                jobs += GROUPS[group];
+                Map<Long, Integer> ams = appMasterRuns(cluster);
+                atEnd = measureSlots(cluster);
+                for (long pid : atEnd.keySet()) {
+                    // from its first AM on; a slot that served none before the last group, from there
+                    if (group < GROUPS.length - 1 && !baseline.containsKey(pid)
+                            && (ams.getOrDefault(pid, 0) > 0 || group == GROUPS.length - 2)) {
+                        baseline.put(pid, atEnd.get(pid));
+                        amsAtBaseline.put(pid, ams.getOrDefault(pid, 0));
+                    }
                 }
             }
-            assertEquals(JOBS * (MAPS + 1), cluster.pooledRuns() - before, "every task ran in the pool");
-            Map<Long, Map<String, Long>> atEnd = measureSlots(cluster);
-            assertEquals(afterWarmUp.keySet(), atEnd.keySet(), "the same slot JVMs served throughout");
+            assertEquals(jobs * (MAPS + 1), cluster.pooledRuns() - before, "every AM and task ran in the pool");
+            Map<Long, Integer> ams = appMasterRuns(cluster);
+            assertEquals(jobs, ams.values().stream().mapToInt(Integer::intValue).sum(), "AM runs in the slots' logs: " + ams);
+            assertEquals(baseline.keySet(), atEnd.keySet(), "the same slot JVMs served throughout");
+            System.out.println("slots (pid: measures) after their first AM " + baseline + ", at the end " + atEnd
+                    + "; AMs each had served then " + amsAtBaseline + " and at the end " + ams);
             for (long pid : atEnd.keySet()) {
-                for (String measure : List.of("classes", "metaspace", "threads", "fds")) {
-                    long start = afterWarmUp.get(pid).get(measure);
+                for (String measure : List.of("classes", "metaspace", "threads", "fds", "listening ports")) {
+                    long start = baseline.get(pid).get(measure);
                     long end = atEnd.get(pid).get(measure);
                     assertTrue(end <= start * 1.10, "slot pid " + pid + ": " + measure + " grew from " + start
-                            + " after the first job to " + end + " after " + JOBS * (MAPS + 1) + " tasks; all: "
-                            + afterWarmUp + " -> " + atEnd);
+                            + " (after " + amsAtBaseline.get(pid) + " AMs in it) to " + end + " (after " + ams.get(pid)
+                            + " AMs, " + jobs + " jobs); all: " + baseline + " -> " + atEnd);
                 }
             }
         }
     }
 
-    /** Loaded classes, Metaspace used, lasting threads and open fds of each slot JVM (not the manager). */
+    private static void runJobs(HadoopCluster cluster, Path jar, int count, int first, Path input, String output)
+            throws Exception {
+        List<String> args = new ArrayList<>(JobJars.main("ManyJobs"));
+        args.addAll(List.of(Integer.toString(count), Integer.toString(first), input.toString(), output));
+        Job jobs = cluster.job(jar, args);
+        assertTrue(jobs.succeeded(), "jobs " + first + " to " + (first + count - 1) + ":\n" + jobs);
+        waitUntilIdle(cluster);
+    }
+
+    /** Until the pool runs nothing: a job's AM ends about 5 s after its client has seen the job end. */
+    private static void waitUntilIdle(HadoopCluster cluster) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!cluster.poolStatus(1).contains("running 0, queued 0")) {
+            assertTrue(System.nanoTime() < deadline, "the pool is still busy: " + cluster.poolStatus(1));
+            Thread.sleep(200);
+        }
+    }
+
+    /** AM runs in each slot (by pid), from the log of its rank. */
+    private static Map<Long, Integer> appMasterRuns(HadoopCluster cluster) throws Exception {
+        Map<Long, Integer> runs = new TreeMap<>();
+        Matcher slot = Pattern.compile("(?m)^slot \\d+: rank (\\d+) pid (\\d+) ").matcher(cluster.poolStatus(1));
+        while (slot.find()) {
+            Path log = cluster.dir.resolve("pool1/logs/slot-rank" + slot.group(1) + ".log");
+            runs.put(Long.parseLong(slot.group(2)), (int) AM_RUN.matcher(Files.readString(log)).results().count());
+        }
+        return runs;
+    }
+
+    /** Loaded classes, Metaspace used, lasting threads, open fds and listening TCP ports of each slot JVM. */
     private static Map<Long, Map<String, Long>> measureSlots(HadoopCluster cluster) throws Exception {
         Map<Long, Map<String, Long>> slots = new TreeMap<>();
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
@@ -87,9 +139,10 @@ class SlotResourcesTest {
             try (var fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
                 m.put("fds", fds.count());
             }
+            m.put("listening ports", listeningPorts(pid));
             slots.put(pid, m);
         }
-        assertEquals(2, slots.size(), "two slot JVMs: " + slots);
+        assertEquals(SLOTS, slots.size(), "slot JVMs: " + slots);
         return slots;
     }
 
@@ -108,6 +161,38 @@ class SlotResourcesTest {
                         && !n.contains("CompilerThread"))
                 .toList();
         return names.size();
+    }
+
+    /**
+     * TCP sockets of the process in LISTEN state: its socket fds (socket:[inode]) found in the
+     * network namespace's tables. An AM's RPC and web ports that outlive it would show here; MPI's
+     * own listeners are there from the start.
+     */
+    private static long listeningPorts(long pid) throws IOException {
+        Set<String> inodes = new HashSet<>();
+        try (var fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) {
+                        inodes.add(target.substring("socket:[".length(), target.length() - 1));
+                    }
+                } catch (IOException closed) {
+                    // closed meanwhile
+                }
+            }
+        }
+        long listening = 0;
+        for (String table : List.of("tcp", "tcp6")) {
+            Path file = Path.of("/proc/" + pid + "/net/" + table);
+            for (String line : Files.exists(file) ? Files.readAllLines(file) : List.<String>of()) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length > 9 && f[3].equals("0A") && inodes.contains(f[9])) { // 0A: TCP_LISTEN
+                    listening++;
+                }
+            }
+        }
+        return listening;
     }
 
     /** The pids of the pool's slots as `jvmreuse status` lists them (not its manager or spares). */

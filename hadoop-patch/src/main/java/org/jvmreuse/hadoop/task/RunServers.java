@@ -1,0 +1,56 @@
+package org.jvmreuse.hadoop.task;
+
+import java.lang.ref.WeakReference;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import org.apache.hadoop.ipc.Server;
+import org.mortbay.jetty.handler.ContextHandler;
+
+/**
+ * Servers still running when a run ends: an MRAppMaster killed while its shutdown hook stopped
+ * its services, or one that exited from its start, leaves its RPC servers and its web app
+ * serving. Their threads catch what the slot stops them with (an IPC handler every Throwable of
+ * the call it serves, Jetty's acceptor every one but ThreadDeath), so the slot would retire, and
+ * their ports stay open. Stopping the servers, as the AM's own stop would, closes the ports and
+ * lets their threads end. The slot serves nothing itself: every Hadoop server left is the run's.
+ */
+final class RunServers {
+    private RunServers() {
+    }
+
+    static void stop() {
+        stopIpcServers();
+        stopWebApp();
+    }
+
+    /** Each IPC server, found through its listener, responder and handler threads (inner classes of Server). */
+    private static void stopIpcServers() {
+        SharedClasses.loaded("org.apache.hadoop.ipc.Server").ifPresent(serverClass -> {
+            Set<Server> running = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getClass().getEnclosingClass() == serverClass) {
+                    running.add((Server) Fields.get(t, "this$0"));
+                }
+            }
+            running.forEach(Server::stop);
+        });
+    }
+
+    /** GuiceFilter keeps the servlet context of the web app it serves until the web app stops. */
+    private static void stopWebApp() {
+        SharedClasses.loaded("com.google.inject.servlet.GuiceFilter").ifPresent(filter -> {
+            Object context = ((WeakReference<?>) Fields.getStatic(filter, "servletContext")).get();
+            if (context instanceof ContextHandler.SContext webApp) {
+                var server = webApp.getContextHandler().getServer();
+                if (server != null && server.isStarted()) {
+                    try {
+                        server.stop();
+                    } catch (Exception e) {
+                        throw new IllegalStateException("cannot stop the web app's Jetty server: " + e, e);
+                    }
+                }
+            }
+        });
+    }
+}
