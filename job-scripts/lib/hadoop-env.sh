@@ -203,7 +203,9 @@ jvmreuse_warmup() {
     JVMREUSE_CLUSTER_WARMUP_CP=${JVMREUSE_WARMUP_CP:-}
     if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN ]] && grep -aqF "${class//.//}.class" "$JVMREUSE_PATCH_JAR" 2>/dev/null; then
         JVMREUSE_CLUSTER_WARMUP_MAIN=$class
-        JVMREUSE_CLUSTER_WARMUP_CP="$(jvmreuse_app_jars | tr , :):$JVMREUSE_PATCH_JAR"
+        # the shared class path the PoolContainerExecutor gives tasks (the app jars, which hold
+        # this jar): the same list, so that tasks find the loader the warm-up filled
+        JVMREUSE_CLUSTER_WARMUP_CP="$(jvmreuse_app_jars | tr , :)"
     elif [[ $JVMREUSE_CLUSTER_WARMUP_MAIN == none ]]; then
         JVMREUSE_CLUSTER_WARMUP_MAIN='' JVMREUSE_CLUSTER_WARMUP_CP=''
     fi

@@ -51,6 +51,7 @@ final class SharedLoaders {
                 throw e;
             }
             byKey.put(key, library);
+            PoolLog.get().info("new shared class loader for " + shared + " (" + byKey.size() + " held)");
         }
         Iterator<SharedLibrary> oldest = byKey.values().iterator();
         while (byKey.size() > CAPACITY) {

@@ -73,6 +73,9 @@ class SlotResourcesTest {
             Map<Long, Integer> ams = appMasterRuns(cluster);
             assertEquals(jobs, ams.values().stream().mapToInt(Integer::intValue).sum(), "AM runs in the slots' logs: " + ams);
             assertEquals(baseline.keySet(), atEnd.keySet(), "the same slot JVMs served throughout");
+            assertEquals(SLOTS, sharedLoadersMade(cluster).stream().filter(n -> n == 1).count(),
+                    "each slot made one loader of Hadoop's jars, its warm-up's, and its AMs and tasks used it: "
+                            + sharedLoadersMade(cluster));
             System.out.println("slots (pid: measures) after their first AM " + baseline + ", at the end " + atEnd
                     + "; AMs each had served then " + amsAtBaseline + " and at the end " + ams);
             for (long pid : atEnd.keySet()) {
@@ -114,6 +117,17 @@ class SlotResourcesTest {
             runs.put(Long.parseLong(slot.group(2)), (int) AM_RUN.matcher(Files.readString(log)).results().count());
         }
         return runs;
+    }
+
+    /** How many shared class loaders each slot made, from the logs of its rank. */
+    private static List<Long> sharedLoadersMade(HadoopCluster cluster) throws Exception {
+        List<Long> made = new ArrayList<>();
+        Matcher slot = Pattern.compile("(?m)^slot \\d+: rank (\\d+) pid (\\d+) ").matcher(cluster.poolStatus(1));
+        while (slot.find()) {
+            Path log = cluster.dir.resolve("pool1/logs/slot-rank" + slot.group(1) + ".log");
+            made.add(Files.readString(log).lines().filter(l -> l.contains("new shared class loader for ")).count());
+        }
+        return made;
     }
 
     /** Loaded classes, Metaspace used, lasting threads, open fds and listening TCP ports of each slot JVM. */
