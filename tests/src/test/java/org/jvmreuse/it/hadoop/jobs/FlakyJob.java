@@ -4,10 +4,12 @@ import java.io.IOException;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.OutputFormat;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
@@ -18,8 +20,8 @@ import org.apache.hadoop.util.ToolRunner;
  * oom (an OutOfMemoryError), halt (Runtime.halt(7)), none (no failure). Other tasks copy their
  * input line. With {@code flaky.hold-mb=N} every task first fills N MB of its heap and keeps it
  * until it ends (a task that needs the heap it asked for). With {@code flaky.am=true} it is the
- * job's MRAppMaster that fails, in its first attempt, as it creates the job's output committer
- * (in the AM's start-up, before it registers with the ResourceManager): the tasks do not fail.
+ * job's MRAppMaster that fails, in its first attempt ({@link FlakyAmOutputFormat}): the tasks do
+ * not fail.
  */
 public class FlakyJob extends Configured implements Tool {
     public static class FlakyMapper extends Mapper<LongWritable, Text, Text, Text> {
@@ -57,17 +59,31 @@ public class FlakyJob extends Configured implements Tool {
     }
 
     /**
-     * Text output whose committer, asked for in the first attempt of the job's MRAppMaster (its
-     * container is {@code container_..._01_000001}), fails as {@code flaky.mode} says.
+     * Text output whose committer fails in the first attempt of the job's MRAppMaster (its
+     * container is {@code container_..._01_000001}) as {@code flaky.mode} says: an exception when
+     * the AM creates it (in its start-up, which ends the AM with status 1), an exit or a halt when
+     * the AM sets the job up (in the committer's thread, once the AM has started: an exit inside
+     * the AM's start-up would deadlock a stock AM, whose shutdown hook waits for the start-up's
+     * lock).
      */
     public static class FlakyAmOutputFormat<K, V> extends TextOutputFormat<K, V> {
         @Override
         public synchronized OutputCommitter getOutputCommitter(TaskAttemptContext context) throws IOException {
             String container = System.getenv("CONTAINER_ID");
-            if (container != null && container.endsWith("_01_000001")) {
-                FlakyMapper.fail(context.getConfiguration().get("flaky.mode", "exception"));
+            if (container == null || !container.endsWith("_01_000001")) {
+                return super.getOutputCommitter(context);
             }
-            return super.getOutputCommitter(context);
+            String mode = context.getConfiguration().get("flaky.mode", "exception");
+            if (mode.equals("exception")) {
+                FlakyMapper.fail(mode);
+            }
+            return new FileOutputCommitter(getOutputPath(context), context) {
+                @Override
+                public void setupJob(JobContext job) throws IOException {
+                    FlakyMapper.fail(mode);
+                    super.setupJob(job);
+                }
+            };
         }
     }
 
