@@ -60,11 +60,12 @@ public class FlakyJob extends Configured implements Tool {
 
     /**
      * Text output whose committer fails in the first attempt of the job's MRAppMaster (its
-     * container is {@code container_..._01_000001}) as {@code flaky.mode} says: an exception when
-     * the AM creates it (in its start-up, which ends the AM with status 1), an exit or a halt when
-     * the AM sets the job up (in the committer's thread, once the AM has started: an exit inside
-     * the AM's start-up would deadlock a stock AM, whose shutdown hook waits for the start-up's
-     * lock).
+     * container is {@code container_..._01_000001}) as {@code flaky.mode} says: an exception or a
+     * halt when the AM creates it (in its start-up; an exception ends the AM with status 1), an
+     * exit when the AM sets the job up (in the committer's thread, once the AM has started: an
+     * exit inside the start-up deadlocks a stock AM, whose shutdown hook waits for the start-up's
+     * lock; a halt there would cut the job's history file short, which Hadoop 2.2's next attempt
+     * cannot parse).
      */
     public static class FlakyAmOutputFormat<K, V> extends TextOutputFormat<K, V> {
         @Override
@@ -74,7 +75,7 @@ public class FlakyJob extends Configured implements Tool {
                 return super.getOutputCommitter(context);
             }
             String mode = context.getConfiguration().get("flaky.mode", "exception");
-            if (mode.equals("exception")) {
+            if (!mode.equals("exit")) {
                 FlakyMapper.fail(mode);
             }
             return new FileOutputCommitter(getOutputPath(context), context) {
