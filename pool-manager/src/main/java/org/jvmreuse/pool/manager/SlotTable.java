@@ -31,6 +31,8 @@ final class SlotTable {
     private final String[] jdk;
     private final String[] retiredReason;
     private final long[] lastUse;
+    /** Per slot: when it last took an application master ({@link #uses} count; 0: never). */
+    private final long[] lastAmUse;
     /** Per slot: how many spares took its place, and the last rank it replaced and why that left. */
     private final int[] replacements;
     private final String[] replaced;
@@ -53,6 +55,7 @@ final class SlotTable {
         jdk = new String[n];
         retiredReason = new String[n];
         lastUse = new long[n];
+        lastAmUse = new long[n];
         replacements = new int[n];
         replaced = new String[n];
     }
@@ -95,14 +98,17 @@ final class SlotTable {
     /**
      * Picks a free slot and marks it busy with a run of {@code runKind}. A free slot whose last
      * run had the same class path wins (the most recently used of them: its caches and JIT
-     * profile are the warmest); otherwise the next free slot round-robin from the last pick. Null
-     * when none is free.
+     * profile are the warmest). Otherwise an application master takes the free slot that took
+     * one most recently (an AM's web app, RPC servers and classes are loaded and compiled there:
+     * a slot's first AM starts about half a second later), and a task the next free slot
+     * round-robin from the last pick, one that never took an AM if there is one (else the one
+     * that took its last AM longest ago), so that AMs find theirs free. Null when none is free.
      */
     Acquired acquire(String classPathKey, RunKind runKind) {
         int chosen = -1;
         for (int i = 0; i < ranks.length; i++) {
             int slot = (next + i) % ranks.length;
-            if (state[slot] == State.FREE && chosen < 0) {
+            if (state[slot] == State.FREE && (chosen < 0 || better(slot, chosen, runKind))) {
                 chosen = slot;
             }
         }
@@ -124,8 +130,19 @@ final class SlotTable {
         }
         lastClassPathKey[chosen] = classPathKey;
         lastUse[chosen] = ++uses;
+        if (runKind == RunKind.AM) {
+            lastAmUse[chosen] = uses;
+        }
         next = (chosen + 1) % ranks.length;
         return new Acquired(chosen, reuse);
+    }
+
+    /** Whether free {@code slot} suits a run of {@code runKind} better than {@code chosen}, which comes first round-robin. */
+    private boolean better(int slot, int chosen, RunKind runKind) {
+        if (runKind == RunKind.AM) {
+            return lastAmUse[slot] > lastAmUse[chosen];
+        }
+        return lastAmUse[slot] < lastAmUse[chosen];
     }
 
     void release(int slot) {

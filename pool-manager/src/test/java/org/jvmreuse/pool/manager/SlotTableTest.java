@@ -11,7 +11,7 @@ import org.jvmreuse.pool.protocol.RunKind;
 
 class SlotTableTest {
     private static SlotTable readyTable(int n) {
-        SlotTable table = new SlotTable(List.of(1, 2, 3).subList(0, n));
+        SlotTable table = new SlotTable(java.util.stream.IntStream.rangeClosed(1, n).boxed().toList());
         for (int i = 0; i < n; i++) {
             table.ready(i, 100 + i, "17");
         }
@@ -50,6 +50,24 @@ class SlotTableTest {
         SlotTable.Acquired other = table.acquire("other", RunKind.TASK);
         assertFalse(other.reuse());
         assertEquals(2, other.slot(), "round-robin continues after the last pick");
+    }
+
+    @Test
+    void applicationMastersGoBackToSlotsThatRanOneAndTasksLeaveThoseFree() {
+        SlotTable table = readyTable(4);
+        assertEquals(0, table.acquire("am1", RunKind.AM).slot(), "no slot ran an AM: round-robin");
+        assertEquals(1, table.acquire("t1", RunKind.TASK).slot());
+        assertEquals(2, table.acquire("am2", RunKind.AM).slot());
+        table.release(0);
+        table.release(1);
+        table.release(2);
+        assertEquals(3, table.acquire("t2", RunKind.TASK).slot(), "round-robin, past the slots that ran AMs");
+        assertEquals(1, table.acquire("t3", RunKind.TASK).slot(), "the other slot that never ran an AM");
+        assertEquals(0, table.acquire("t4", RunKind.TASK).slot(), "every such slot busy: one that ran an AM");
+        assertEquals(2, table.acquire("am3", RunKind.AM).slot(), "the slot that took an AM last");
+        table.release(0);
+        table.release(2);
+        assertEquals(2, table.acquire("am4", RunKind.AM).slot(), "the most recent AM's slot again");
     }
 
     @Test
