@@ -9,7 +9,10 @@
 #           -Dmapreduce.job.ubertask.enable=false (explicit, so that no cluster default changes it)
 #   uber    the same opt-outs with -Dmapreduce.job.ubertask.enable=true: Hadoop's uber mode, every task
 #           inside the job's MRAppMaster (at most 9 maps and 1 reducer, input under a block)
-#   pool    JVMREUSE_POOL=yes for tasks and the MRAppMaster, plus POOL_OPTS
+#   pool    JVMREUSE_POOL=yes for tasks and the MRAppMaster, plus POOL_OPTS: the cluster's defaults
+#           with the pool, under which small jobs run uber inside their AM in a slot (JVMREUSE_UBER)
+#   pool-tasks  (not in the default MODES) the pool with -Dmapreduce.job.ubertask.enable=false: the
+#           tasks of small jobs in slots of their own, the alternative to that default
 # Workloads: pagerank, kmeans and pagerank-large (LARGE_PARTS input parts and LARGE_REDUCERS reducers,
 # too large for uber mode: stock and pool only; it runs after the small ones).
 #
@@ -103,7 +106,8 @@ for w in $workloads; do
         die "WORKLOADS: unknown workload '$w' (pagerank, kmeans, pagerank-large)"
 done
 for m in $modes; do
-    [[ $m == stock || $m == uber || $m == pool ]] || die "MODES: unknown mode '$m' (stock, uber, pool)"
+    [[ $m == stock || $m == uber || $m == pool || $m == pool-tasks ]] ||
+        die "MODES: unknown mode '$m' (stock, uber, pool, pool-tasks)"
 done
 [[ -n $modes ]] || die "MODES: no mode"
 if [[ " $modes " == *" uber "* ]] && ((reducers > 1)); then
@@ -119,11 +123,12 @@ counts_of() {
     esac
 }
 
-# The modes of workload $1 (pagerank-large is too large for uber mode).
+# The modes of workload $1 (pagerank-large is too large for uber mode: uber is stock for it, and
+# pool-tasks is pool).
 modes_of() {
     local m
     for m in $modes; do
-        if [[ $1 != pagerank-large || $m != uber ]]; then printf '%s ' "$m"; fi
+        if [[ $1 != pagerank-large || ($m != uber && $m != pool-tasks) ]]; then printf '%s ' "$m"; fi
     done
 }
 
@@ -170,13 +175,14 @@ done
 # The hadoop options of mode $1, into the array `opts`.
 mode_opts() {
     local switch=off
-    if [[ $1 == pool ]]; then switch=yes; fi
+    if [[ $1 == pool* ]]; then switch=yes; fi
     opts=("-Dmapreduce.map.env=JVMREUSE_POOL=$switch" "-Dmapreduce.reduce.env=JVMREUSE_POOL=$switch"
         "-Dyarn.app.mapreduce.am.env=JVMREUSE_POOL=$switch")
     case $1 in
     stock) opts+=(-Dmapreduce.job.ubertask.enable=false) ;;
     uber) opts+=(-Dmapreduce.job.ubertask.enable=true) ;;
     pool) opts+=(${pool_opts[@]+"${pool_opts[@]}"}) ;;
+    pool-tasks) opts+=(-Dmapreduce.job.ubertask.enable=false) ;;
     esac
 }
 
@@ -187,7 +193,7 @@ check_uber() {
     [[ -s $jobs ]] || die "$label: no $jobs (the driver asks the JobHistoryServer after the run: see $dir/$label.log)"
     case $mode in
     uber) want=true ;;
-    stock) want=false ;;
+    stock | pool-tasks) want=false ;;
     *) return 0 ;;
     esac
     wrong=$(awk -F, -v want="$want" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -362,7 +368,7 @@ last_line() {
     for w in $workloads; do
         for n in $(counts_of "$w"); do
             line=$(printf '%-14s %5d |' "$w" "$n")
-            for m in stock uber pool; do
+            for m in stock uber pool "${all_modes[@]}"; do
                 total[$m]=$(median "$w" "$n" "$m" total_ms)
                 startup[$m]=$(median "$w" "$n" "$m" startup_ms)
             done

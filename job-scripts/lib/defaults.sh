@@ -14,6 +14,8 @@ JVMREUSE_DEFAULTS=(
     JVMREUSE_HDFS=0 JVMREUSE_DAEMON_HEAP=1000m JVMREUSE_STOP_TIMEOUT=10
     # NodeManager heartbeat (ms); empty: 10 ms per node, within 100..1000 (jvmreuse_heartbeat_ms)
     JVMREUSE_HEARTBEAT_MS=
+    # small jobs in uber mode (1/0); empty: with the pool (jvmreuse_ubertask)
+    JVMREUSE_UBER=
     JVMREUSE_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
     # hadoop-conf.sh: user template overrides and extra properties (none by default)
     JVMREUSE_CONF_OVERRIDES= JVMREUSE_CORE_SITE_EXTRA= JVMREUSE_YARN_SITE_EXTRA= JVMREUSE_MAPRED_SITE_EXTRA=
@@ -56,6 +58,18 @@ jvmreuse_heartbeat_ms() {
         ms=1000
     fi
     printf '%s' "$ms"
+}
+
+# mapreduce.job.ubertask.enable: JVMREUSE_UBER=1/0, or when empty whether the pool runs
+# (JVMREUSE_POOL=1): a small job then runs its tasks inside its MRAppMaster, which sits warm in a
+# slot, instead of asking YARN for containers (README, "Small jobs"). Without the pool Hadoop's
+# default stays: uber mode would run the tasks in a cold AM.
+jvmreuse_ubertask() {
+    if [[ ${JVMREUSE_UBER:-} == 1 || (-z ${JVMREUSE_UBER:-} && $JVMREUSE_POOL == 1) ]]; then
+        printf true
+    else
+        printf false
+    fi
 }
 
 jvmreuse_defaults_fill() {

@@ -114,6 +114,7 @@ _hpc_template_values() {
         [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=$HPC_VCORES [APP_CLASSPATH]=$app_cp [AM_OPTS]=${am_opts% }
         [AM_MEMORY]=$JVMREUSE_AM_MEMORY [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]='' [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS
         [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "${#HPC_NODES[@]}")
+        [UBERTASK]=$(jvmreuse_ubertask)
         [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((${#HPC_NODES[@]} * JVMREUSE_NM_MEMORY)) \
             "$JVMREUSE_AM_MEMORY" "$JVMREUSE_TASK_MEMORY")
         [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP [PORT_RM]=$(_hpc_port rm) [PORT_RM_SCHEDULER]=$(_hpc_port rm_scheduler)

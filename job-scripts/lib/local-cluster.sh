@@ -51,6 +51,8 @@
 #                             0 (default): fs.defaultFS=file:/// (a shared file system, as on Lustre sites)
 #   JVMREUSE_DAEMON_HEAP      -Xmx of the Hadoop daemons (default 1000m, as Hadoop's scripts)
 #   JVMREUSE_HEARTBEAT_MS     the NodeManagers' heartbeat, ms (default 100: 10 per NodeManager, at least 100)
+#   JVMREUSE_UBER             1/0: small jobs run their tasks inside their AM (mapreduce.job.ubertask.enable);
+#                             default: with --pool, where that AM is warm in a slot
 #   JVMREUSE_CLUSTER_TIMEOUT  seconds to wait for the cluster to become healthy (default 180; also
 #                             the pools' JVMREUSE_START_TIMEOUT unless that is set)
 #   JVMREUSE_STOP_TIMEOUT     seconds a daemon gets after SIGTERM before SIGKILL (default 10)
@@ -98,6 +100,10 @@ _jvmreuse_cluster_validate() {
             return 1
         fi
     done
+    if [[ -n $JVMREUSE_UBER && $JVMREUSE_UBER != [01] ]]; then
+        _jvmreuse_cluster_log "ERROR: JVMREUSE_UBER must be empty, 0 or 1 (got '$JVMREUSE_UBER')"
+        return 1
+    fi
     if [[ $JVMREUSE_MPI_SHUFFLE != [01] ]]; then
         _jvmreuse_cluster_log "ERROR: JVMREUSE_MPI_SHUFFLE must be 0 or 1 (got '$JVMREUSE_MPI_SHUFFLE')"
         return 1
@@ -186,7 +192,7 @@ _jvmreuse_cluster_conf_values() {
     declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$d [MASTER_ADDR]=127.0.0.1 [BIND_ADDR]=127.0.0.1
         [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=8 [APP_CLASSPATH]="$d/conf,$(jvmreuse_app_jars)"
         [AM_OPTS]=${am_opts% } [AM_MEMORY]=768 [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
-        [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "$JVMREUSE_NODEMANAGERS")
+        [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "$JVMREUSE_NODEMANAGERS") [UBERTASK]=$(jvmreuse_ubertask)
         [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((JVMREUSE_NODEMANAGERS * JVMREUSE_NM_MEMORY)) 768 "$JVMREUSE_TASK_MEMORY")
         [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
         [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [NODE_NAME]=127.0.0.1 [DN_DATA_DIR]=$d/hdfs/data [PORT_NN]=${JVMREUSE_CLUSTER_PORTS[nn]:-})

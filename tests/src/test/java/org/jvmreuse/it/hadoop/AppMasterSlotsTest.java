@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * MRAppMasters in pool slots, on one NodeManager whose pool has 3 slots (AMs may hold 2) and
- * whose YARN takes up to 4 containers, 3 of them AMs: what YARN and the job client rely on works
- * with the AM in a slot (its web UI through the ResourceManager's proxy, job history, container
- * logs, uber mode inside it), and more concurrent jobs than slots all finish, with the pool never
- * giving AMs more than their share.
+ * whose YARN takes up to 4 containers, 3 of them AMs, with the pool cluster's defaults (small jobs
+ * run uber, inside their AM): what YARN and the job client rely on works with the AM in a slot
+ * (its web UI through the ResourceManager's proxy, job history, container logs, uber mode inside
+ * it), and more concurrent jobs than slots all finish, with the pool never giving AMs more than
+ * their share.
  */
 class AppMasterSlotsTest {
     private static final Pattern APP = Pattern.compile("Submitted application (application_\\d+_\\d+)");
@@ -39,7 +40,7 @@ class AppMasterSlotsTest {
     static void startCluster() throws Exception {
         // Hadoop 2.2 counts the AM share in 256 MB units: 2048 / 256 x 0.3125 = 2.5, so 3 AMs of
         // 512 MB, which leave room for one task (a larger share lets AMs fill the node: deadlock)
-        cluster = HadoopCluster.start(Map.of(
+        cluster = HadoopCluster.start(Map.of("JVMREUSE_UBER", "",
                 "JVMREUSE_MAPRED_SITE_EXTRA", "yarn.app.mapreduce.am.resource.mb=512",
                 "JVMREUSE_CAPACITY_SCHEDULER_EXTRA", "yarn.scheduler.capacity.maximum-am-resource-percent=0.3125"),
                 1, "--pool", "--slots", "3");
@@ -58,6 +59,7 @@ class AppMasterSlotsTest {
         List<String> command = new ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar", jar.toString()));
         command.addAll(JobJars.main("SleepJob"));
         command.add("-Dsleep.ms=" + sleepMillis);
+        command.add("-Dmapreduce.job.ubertask.enable=false"); // tasks in containers
         command.addAll(List.of(options));
         command.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -136,12 +138,12 @@ class AppMasterSlotsTest {
         }
     }
 
-    /** A small job with uber mode on runs its tasks inside its AM, which runs in a slot. */
+    /** A small job runs its tasks inside its AM (the pool cluster's default), which runs in a slot. */
     @Test
     void uberModeInsideAPooledAppMaster() throws Exception {
         Path input = JobJars.lines(cluster.dir.resolve("data"), "uber-in", 3);
         List<String> args = new ArrayList<>(JobJars.main("SleepJob"));
-        args.addAll(List.of("-Dsleep.ms=10", "-Dmapreduce.job.ubertask.enable=true", input.toString(),
+        args.addAll(List.of("-Dsleep.ms=10", input.toString(),
                 cluster.dir.resolve("data/uber").toString()));
         Job uber = cluster.job(jar, args);
         assertTrue(uber.succeeded(), uber.toString());
