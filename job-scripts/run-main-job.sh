@@ -4,8 +4,8 @@
 # JobHistoryServer, two NodeManagers, a pool per NodeManager launched by mpirun) running an
 # iterative PageRank three ways on the same cluster, interleaved: Hadoop's stock launches, Hadoop's
 # uber mode (each job's tasks inside its new MRAppMaster JVM) and the pool (the MRAppMaster in a
-# warm slot, running the small job's tasks inside it); every result is checked against the single-process reference
-# (job-scripts/bench/iterative.sh in a short configuration). Prints the comparison table and where
+# warm slot, running the small job's tasks inside it); every result is checked against the
+# single-process reference (job-scripts/bench/iterative.sh in a short configuration). Prints the comparison table and where
 # the CSV and PNG files are; exits non-zero if a job fails or a result fails verification.
 #
 # Chosen for the time budget (the whole main job well under 10 minutes on a 2-vCPU machine):
