@@ -54,15 +54,9 @@ class AppMasterSlotsTest {
         }
     }
 
-    private Process sleepJob(int maps, long sleepMillis, String out, Path log, String... options) throws Exception {
-        Path input = JobJars.lines(cluster.dir.resolve("data"), out + "-in", maps);
-        List<String> command = new ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar", jar.toString()));
-        command.addAll(JobJars.main("SleepJob"));
-        command.add("-Dsleep.ms=" + sleepMillis);
-        command.add("-Dmapreduce.job.ubertask.enable=false"); // tasks in containers
-        command.addAll(List.of(options));
-        command.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    /** A SleepJob client in the background, its tasks in containers (not uber). */
+    private Process sleepJob(int maps, long sleepMillis, String out, Path log) throws Exception {
+        return JobJars.sleepJob(cluster, jar, maps, sleepMillis, out, log, "-Dmapreduce.job.ubertask.enable=false");
     }
 
     private static String property(String file, String name) throws Exception {

@@ -71,6 +71,23 @@ final class JobJars {
         return file.getParent();
     }
 
+    /**
+     * Starts, in the background, a client of {@code jar}'s SleepJob on {@code cluster}: {@code maps}
+     * map tasks that sleep {@code sleepMillis} each, output in the cluster's data/{@code out}; the
+     * client's output goes to {@code log}. {@code options}: more -D options.
+     */
+    static Process sleepJob(HadoopCluster cluster, Path jar, int maps, long sleepMillis, String out, Path log,
+                            String... options) throws IOException {
+        Path input = lines(cluster.dir.resolve("data"), out + "-in", maps);
+        List<String> command = new java.util.ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar",
+                jar.toString()));
+        command.addAll(main("SleepJob"));
+        command.add("-Dsleep.ms=" + sleepMillis);
+        command.addAll(List.of(options));
+        command.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
     static List<String> main(String className) {
         return List.of("org.jvmreuse.it.hadoop.jobs." + className);
     }

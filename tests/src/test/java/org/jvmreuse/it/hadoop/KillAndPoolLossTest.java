@@ -41,15 +41,8 @@ class KillAndPoolLossTest {
         }
     }
 
-    /** Starts a SleepJob client in the background; its output goes to {@code log}. */
     private Process sleepJob(int maps, long sleepMillis, String out, Path log, String... options) throws Exception {
-        Path input = JobJars.lines(cluster.dir.resolve("data"), out + "-in", maps);
-        List<String> command = new ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar", jar.toString()));
-        command.addAll(JobJars.main("SleepJob"));
-        command.add("-Dsleep.ms=" + sleepMillis);
-        command.addAll(List.of(options));
-        command.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return JobJars.sleepJob(cluster, jar, maps, sleepMillis, out, log, options);
     }
 
     private static void await(String what, long timeoutMillis, Check check) throws Exception {
