@@ -37,7 +37,7 @@ class SlotResourcesTest {
     private static final int SLOTS = 3;
     /** Jobs between measurements (each group from one client): 50 in all. */
     private static final int[] GROUPS = {6, 9, 35};
-    private static final Pattern AM_RUN = Pattern.compile("(?m) run \\d+: org\\.apache\\.hadoop\\.mapreduce\\.v2\\.app\\.MRAppMaster exit ");
+    private static final Pattern AM_RUN = Pattern.compile("(?m) run \\d+ \\(am\\): org\\.apache\\.hadoop\\.mapreduce\\.v2\\.app\\.MRAppMaster exit ");
 
     @Test
     void fiftyJobsAndTheirAppMastersLeaveEverySlotFlat() throws Exception {
