@@ -9,9 +9,10 @@
 # Settings (environment; defaults in brackets):
 #   DATA_GB [10]          map output per node (TeraSort: its input per node), GB
 #   NODES ["4 16 64 256 1024"]
-#   HTTP_CPU_S_PER_GB [2.83]  CPU seconds of all JVMs per GB shuffled, HTTP path, on this host
-#   MPI_CPU_S_PER_GB [3.88]   the same for the concurrent MPI path (docs/benchmarks.md, THREAD_CPU:
-#                             2.94 and 4.03 CPU s for 1.04 GB); re-measure and pass the new values
+#   HTTP_CPU_S_PER_GB [2.26]  CPU seconds of all JVMs per GB shuffled, HTTP path, on this host
+#   MPI_CPU_S_PER_GB [3.01]   the same for the MPI path between hosts, chunks over MPI (variant
+#                             mpi-nodirect; docs/benchmarks.md, THREAD_CPU, 5 fetchers: 2.35 and
+#                             3.13 CPU s for 1.04 GB); re-measure and pass the new values
 #   SHUFFLE_CORES [8]     cores a node's shuffle phase can use (fetchers, merge, servers, GC, JIT)
 #   BLOCK_MB [256]        HDFS block = map input; maps per node = DATA_GB*1000/BLOCK_MB
 #   COPIES [5]            fetchers per reducer (mapreduce.reduce.shuffle.parallelcopies)
@@ -41,8 +42,8 @@ positive() { # name value: a decimal number above 0 (a bandwidth or a factor to 
 }
 data_gb=${DATA_GB:-10}
 nodes=${NODES:-"4 16 64 256 1024"}
-http_cpu=${HTTP_CPU_S_PER_GB:-2.83}
-mpi_cpu=${MPI_CPU_S_PER_GB:-3.88}
+http_cpu=${HTTP_CPU_S_PER_GB:-2.26}
+mpi_cpu=${MPI_CPU_S_PER_GB:-3.01}
 cores=${SHUFFLE_CORES:-8}
 block_mb=${BLOCK_MB:-256}
 copies=${COPIES:-5}

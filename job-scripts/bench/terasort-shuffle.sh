@@ -50,9 +50,10 @@
 # Last line (issue 15's one-line result):
 #   shuffle: mpi/http phase X.XXx (1 fetcher) Y.YYx (5 fetchers); cpu mpi/http A.AAx B.BBx; transport N MB/s
 # phase: the http variant's shuffle mean / mpi-concurrent's (medians; > 1: MPI is faster); cpu: CPU
-# seconds of all JVMs during mpi-concurrent's shuffle phase / during http's (means; < 1: MPI costs
-# less; needs THREAD_CPU=1, else n/a); transport: the native backend's median from
-# mpi-shuffle-transport.sh (n/a with TRANSPORT=0). Ratios need COPIES to include 1 and 5.
+# seconds of all JVMs during mpi-concurrent's shuffle phase / during http's (medians over the rounds,
+# as issue 15 asks; the line before gives the means; < 1: MPI costs less; needs THREAD_CPU=1, else
+# n/a); transport: the native backend's median from mpi-shuffle-transport.sh (n/a with TRANSPORT=0).
+# Ratios need COPIES to include 1 and 5.
 #
 # Example: SIZE=100M COPIES=5 WARMUP=0 job-scripts/bench/terasort-shuffle.sh
 set -euo pipefail
@@ -508,8 +509,9 @@ if ((transport)); then
     transport_mbps=$(sed -n 's/^mpi-shuffle-transport native: shuffle \([0-9]*\) MB\/s.*/\1/p' "$transport_log")
     [[ -n $transport_mbps ]] || die "no native backend result in $transport_log"
 fi
-# phase_ratio PC: http's median shuffle mean / mpi-concurrent's; cpu_ratio PC: mean CPU seconds of
-# mpi-concurrent / of http during the phase ("n/a" where a variant or THREAD_CPU is missing).
+# phase_ratio PC: http's median shuffle mean / mpi-concurrent's; cpu_ratio PC [mean]: the median (or
+# mean) over the rounds of the CPU seconds of mpi-concurrent / of http during the phase ("n/a" where
+# a variant or THREAD_CPU is missing).
 phase_ratio() {
     awk -F, -v pc="$1" '
         function median(s,   n, v, i, j, t) { n = split(s, v, " ")
@@ -524,11 +526,19 @@ cpu_ratio() {
         printf n/a
         return
     fi
-    awk -F, -v pc="$1" '
-        NR > 1 && $3 == pc && $6 == "total" { s[$2] += $7; n[$2]++ }
-        END { if (n["http"] && n["mpi-concurrent"] && s["http"] > 0)
-                  printf "%.2fx", (s["mpi-concurrent"] / n["mpi-concurrent"]) / (s["http"] / n["http"]); else printf "n/a" }' "$threads_csv"
+    awk -F, -v pc="$1" -v stat="${2:-median}" '
+        function median(s,   n, v, i, j, t) { n = split(s, v, " ")
+            for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+        NR > 1 && $3 == pc && $6 == "total" { s[$2] += $7; n[$2]++; m[$2] = m[$2] " " $7 }
+        END { if (!n["http"] || !n["mpi-concurrent"] || s["http"] <= 0) { printf "n/a"; exit }
+              if (stat == "mean") printf "%.2fx", (s["mpi-concurrent"] / n["mpi-concurrent"]) / (s["http"] / n["http"])
+              else printf "%.2fx", median(m["mpi-concurrent"]) / median(m["http"]) }' "$threads_csv"
 }
+# the CPU seconds of single rounds spread widely (a straggler's window counts the others' merges):
+# the means beside the medians the last line gives
+printf 'cpu mpi/http, means of the rounds instead of medians: %s (1 fetcher) %s (5 fetchers)\n' \
+    "$(cpu_ratio 1 mean)" "$(cpu_ratio 5 mean)"
 [[ $transport_mbps == n/a ]] || transport_mbps+=" MB/s"
 printf 'shuffle: mpi/http phase %s (1 fetcher) %s (5 fetchers); cpu mpi/http %s %s; transport %s\n' \
     "$(phase_ratio 1)" "$(phase_ratio 5)" "$(cpu_ratio 1)" "$(cpu_ratio 5)" "$transport_mbps"
