@@ -45,7 +45,10 @@
 #           spaces), e.g. JOB_OPTS="-Djvmreuse.shuffle.window=8" to try MPI shuffle settings.
 #           TRANSPORT (default 1): after the sorts, with the cluster stopped, run
 #           mpi-shuffle-transport.sh (the transport alone, its defaults; its output goes to OUT with
-#           -transport.log for .csv, and its result lines to the log).
+#           -transport.log for .csv, and its result lines to the log). It first waits up to SETTLE
+#           seconds (default 120) for the 1-minute load average to fall below 1.5: right after the
+#           cluster's stop its exiting JVMs and the page cache's write-back halve what one pull of
+#           0.1-0.2 s shows (3.4 GB/s at load 6 against 4.2-5.3 at load 1-4 in the same hour).
 #
 # Last line (issue 15's one-line result):
 #   shuffle: mpi/http phase X.XXx (1 fetcher) Y.YYx (5 fetchers); cpu mpi/http A.AAx B.BBx; transport N MB/s
@@ -80,6 +83,7 @@ mpi_shuffle=${MPI_SHUFFLE:-1}
 job_timeout=${JOB_TIMEOUT:-3600}
 thread_cpu=${THREAD_CPU:-0}
 transport=${TRANSPORT:-1}
+settle=${SETTLE:-120}
 read -r -a job_opts <<<"${JOB_OPTS:-}"
 out_csv=${OUT:-$repo/build/bench/terasort-shuffle.csv}
 examples=$repo/hadoop-patch/target/hadoop/lib/hadoop-mapreduce-examples-2.2.0.jar
@@ -120,6 +124,7 @@ done
 ((${#variants[@]} > 0 && ${#copies[@]} > 0)) || die "VARIANTS and COPIES must not be empty"
 [[ $thread_cpu == [01] ]] || die "THREAD_CPU must be 0 or 1 (got $thread_cpu)"
 [[ $transport == [01] ]] || die "TRANSPORT must be 0 or 1 (got $transport)"
+[[ $settle =~ ^[0-9]+$ ]] || die "SETTLE must be a number of seconds (got $settle)"
 threads_csv=${out_csv%.csv}-threads.csv
 any_mpi=
 for v in "${variants[@]}"; do
@@ -501,6 +506,11 @@ done
 transport_mbps=n/a
 if ((transport)); then
     bench_cluster_stop_now
+    settled=$SECONDS
+    while ((SECONDS - settled < settle)) && awk '{ exit !($1 >= 1.5) }' /proc/loadavg; do
+        sleep 5
+    done
+    log "waited $((SECONDS - settled)) s (SETTLE $settle) for the load to settle after the cluster's stop"
     transport_log=${out_csv%.csv}-transport.log
     log "the transport alone: job-scripts/bench/mpi-shuffle-transport.sh (output: $transport_log; load average" \
         "$(cut -d ' ' -f 1 /proc/loadavg))"
