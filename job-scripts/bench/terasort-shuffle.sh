@@ -522,11 +522,12 @@ fi
 # phase_ratio PC: http's median shuffle mean / mpi-concurrent's; cpu_ratio PC [mean]: the median (or
 # mean) over the rounds of the CPU seconds of mpi-concurrent / of http during the phase ("n/a" where
 # a variant or THREAD_CPU is missing).
+# awk: the median of the numbers in a blank-separated string
+awk_median='function median(s,   n, v, i, j, t) { n = split(s, v, " ")
+    for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
 phase_ratio() {
-    awk -F, -v pc="$1" '
-        function median(s,   n, v, i, j, t) { n = split(s, v, " ")
-            for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+    awk -F, -v pc="$1" "$awk_median"'
         NR > 1 && $3 == pc && ($2 == "http" || $2 == "mpi-concurrent") { m[$2] = m[$2] " " $7 }
         END { if (("http" in m) && ("mpi-concurrent" in m) && median(m["mpi-concurrent"]) > 0)
                   printf "%.2fx", median(m["http"]) / median(m["mpi-concurrent"]); else printf "n/a" }' "$out_csv"
@@ -536,10 +537,7 @@ cpu_ratio() {
         printf n/a
         return
     fi
-    awk -F, -v pc="$1" -v stat="${2:-median}" '
-        function median(s,   n, v, i, j, t) { n = split(s, v, " ")
-            for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+    awk -F, -v pc="$1" -v stat="${2:-median}" "$awk_median"'
         NR > 1 && $3 == pc && $6 == "total" { s[$2] += $7; n[$2]++; m[$2] = m[$2] " " $7 }
         END { if (!n["http"] || !n["mpi-concurrent"] || s["http"] <= 0) { printf "n/a"; exit }
               if (stat == "mean") printf "%.2fx", (s["mpi-concurrent"] / n["mpi-concurrent"]) / (s["http"] / n["http"])
