@@ -3,10 +3,12 @@
 # backend of the pool (the native one, Open MPI's Java bindings), side by side in one run: per
 # backend a pool (1 slot) whose manager runs the Shuffle Manager over a SIZE-byte map output, and
 # a program in the slot that pulls that segment exactly as a reducer's fetcher does (concurrent
-# mode, 4 in flight; on one host each chunk copied by the pulling thread straight out of the
-# Shuffle Manager's mapping, 4 MiB chunks, as reducers do by default; DIRECT=false: chunks sent
-# from the mapped file over MPI, the pool's communication thread on both sides, 1 MiB chunks,
-# as between hosts), without Hadoop's merge; then
+# mode; on one host, as reducers do by default, the Shuffle Manager lends the map output's open
+# file and the pulling thread reads the segment itself, straight into its array, at most 4 MiB
+# per read; DIRECT_FILES=false: each 4 MiB chunk copied by the pulling thread out of the
+# Shuffle Manager's mapping, 4 in flight; DIRECT=false: chunks sent from the mapped file over
+# MPI, the pool's communication thread on both sides, 1 MiB chunks, 4 in flight, as between
+# hosts), without Hadoop's merge; then
 # MpiBandwidth on the same backend, 1 MiB messages between 2 ranks. Rounds alternate the backends'
 # order (after one pull per backend that is not counted); medians over the rounds, with their
 # range, and the ratios. Also the CPU time the pool's JVMs spent per GB pulled (both ends:
@@ -15,7 +17,8 @@
 # before and after).
 #
 # Settings: SIZE (bytes, default 536870912), REPEAT (pulls per round, default 3), ROUNDS (default
-# 3), BACKENDS (default "native java" where both exist), DIRECT (default true), CHUNK (bytes,
+# 3), BACKENDS (default "native java" where both exist), DIRECT (default true), DIRECT_FILES
+# (default true; only with DIRECT), CHUNK (bytes,
 # default 4194304 with DIRECT, else 1048576) and WINDOW (chunk reads in flight, default 4).
 # One line per backend, `mpi-shuffle-transport BACKEND: shuffle N MB/s, raw MPI N MB/s, CPU N s/GB`
 # (medians; job-scripts/bench/terasort-shuffle.sh reads the native one), and with two backends,
@@ -37,6 +40,8 @@ repeat=${REPEAT:-3}
 rounds=${ROUNDS:-3}
 direct=${DIRECT:-true}
 [[ $direct == true || $direct == false ]] || { echo "DIRECT must be true or false" >&2; exit 2; }
+direct_files=${DIRECT_FILES:-true}
+[[ $direct_files == true || $direct_files == false ]] || { echo "DIRECT_FILES must be true or false" >&2; exit 2; }
 if [[ $direct == true ]]; then chunk=${CHUNK:-4194304}; else chunk=${CHUNK:-1048576}; fi
 window=${WINDOW:-4}
 for v in "$size" "$repeat" "$rounds" "$chunk" "$window"; do
@@ -92,7 +97,7 @@ round() {
     local b=$1 out before
     before=$(thread_ticks "$b")
     out=$("$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b")" run --shared-cp "$shuffle_jar" -cp "$shuffle_jar" \
-        -Djvmreuse.shuffle.direct="$direct" org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" "$repeat" concurrent "$chunk" \
+        -Djvmreuse.shuffle.direct="$direct" -Djvmreuse.shuffle.direct-files="$direct_files" org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" "$repeat" concurrent "$chunk" \
         "$window")
     awk 'NR == FNR { was[$1] = $3; next } { print $2, $3 - (($1 in was) ? was[$1] : 0) }' \
         <(printf '%s\n' "$before") <(thread_ticks "$b") >>"$work/$b.cpu"
@@ -126,13 +131,13 @@ cpu_per_gb() {
 }
 
 printf '== MPI shuffle transport (a %s-byte segment pulled from the Shuffle Manager by a slot, %s-byte chunks,\n' "$size" "$chunk"
-printf '   %s in flight, direct copies %s) and raw MPI, backends %s, %d rounds of %d pulls; load average %s\n' "$window" \
-    "$direct" "${backends[*]}" \
+printf '   %s in flight, direct copies %s, lent files %s) and raw MPI, backends %s, %d rounds of %d pulls; load average %s\n' \
+    "$window" "$direct" "$([[ $direct == true ]] && echo "$direct_files" || echo false)" "${backends[*]}" \
     "$rounds" "$repeat" "$(cut -d ' ' -f 1-3 /proc/loadavg)"
 # One pull per backend first, not counted: the slot compiles the fetch path as it goes.
 for b in "${backends[@]}"; do
     "$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b")" run --shared-cp "$shuffle_jar" -cp "$shuffle_jar" \
-        -Djvmreuse.shuffle.direct="$direct" org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" 1 concurrent "$chunk" \
+        -Djvmreuse.shuffle.direct="$direct" -Djvmreuse.shuffle.direct-files="$direct_files" org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" 1 concurrent "$chunk" \
         "$window" >>"$work/$b.log"
 done
 for ((r = 1; r <= rounds; r++)); do

@@ -7,11 +7,16 @@
 #   mpi-concurrent  the same plug-in, jvmreuse.shuffle.mode=concurrent (on this one host: each chunk copied
 #                   by the fetcher straight out of the Shuffle Manager's process, docs/shuffle.md);
 #   mpi-nodirect    mpi-concurrent with jvmreuse.shuffle.direct=false: chunks over MPI, as between hosts;
+#   mpi-chunks      mpi-concurrent with jvmreuse.shuffle.direct-files=false: on one host, 4 MiB chunks copied
+#                   out of the Shuffle Manager's mappings instead of the segment read from its lent file;
+#   mpi-mergewait   mpi-concurrent with jvmreuse.shuffle.fetch-during-merge=false: fetchers wait for a running
+#                   in-memory merge before their next host, as Hadoop's do;
 # each with mapreduce.reduce.shuffle.parallelcopies = 1 and = 5, interleaved over ROUNDS. One
 # teragen makes the input of every sort; every sort's output is checked with teravalidate (and
 # all checksums must agree) and then deleted. Per job, from the JobHistoryServer's REST API:
 # the job's finishTime - startTime, each reducer's shuffle phase (shuffleFinishTime - startTime
-# of its successful attempt; mean and max over reducers), the counter REDUCE_SHUFFLE_BYTES and the
+# of its successful attempt; mean and max over reducers), each reducer's merge phase
+# (mergeFinishTime - shuffleFinishTime; mean), the counter REDUCE_SHUFFLE_BYTES and the
 # plug-in's counter group org.jvmreuse.shuffle.MpiShuffle (MPI_MAPS, HTTP_MAPS, MPI_BYTES) when
 # present. MpiBandwidth (1 MiB messages, non-blocking, 2 ranks) gives the raw MPI ceiling of the
 # machine, measured with the cluster up but idle before the first and after the last job, 3 timed
@@ -29,7 +34,8 @@
 # reducers fetched over the time a reducer took, MB = 10^6 bytes as in MpiBandwidth.
 #
 # Settings: SIZE (default 1G: 10,000,000 rows of 100 bytes; decimal K/M/G/T suffixes or bytes),
-#           VARIANTS (default "http mpi-blocking mpi-concurrent"; also mpi-nodirect), COPIES (default "1 5", the
+#           VARIANTS (default "http mpi-blocking mpi-concurrent"; also mpi-nodirect, mpi-chunks, mpi-mergewait),
+#           COPIES (default "1 5", the
 #           parallelcopies values), ROUNDS (default 1 counted round; medians when > 1), WARMUP
 #           (default 1 uncounted round first: the same sorts, validated too), REDUCES (default 4),
 #           MAPS (teragen's maps, default 8), SLOWSTART (default 1.0), NODEMANAGERS (default 2),
@@ -130,8 +136,8 @@ any_mpi=
 for v in "${variants[@]}"; do
     case $v in
         http) ;;
-        mpi-blocking | mpi-concurrent | mpi-nodirect) any_mpi=1 ;;
-        *) die "unknown variant $v (known: http mpi-blocking mpi-concurrent mpi-nodirect)" ;;
+        mpi-blocking | mpi-concurrent | mpi-nodirect | mpi-chunks | mpi-mergewait) any_mpi=1 ;;
+        *) die "unknown variant $v (known: http mpi-blocking mpi-concurrent mpi-nodirect mpi-chunks mpi-mergewait)" ;;
     esac
 done
 for c in "${copies[@]}"; do
@@ -235,7 +241,7 @@ mpi_ceiling() {
     mbps=$(mpi_bandwidth "$when")
     [[ $mbps =~ ^[0-9.]+$ ]] || die "no bandwidth line in MpiBandwidth's output ($dir/mpi-bandwidth-$when.log)"
     log "raw MPI bandwidth $when the jobs: $mbps MB/s"
-    printf '0,raw-mpi-bandwidth,,%s,,,,,,,,%s,,,,,%s\n' "$when" "$mbps" "$load" >>"$out_csv"
+    printf '0,raw-mpi-bandwidth,,%s,,,,,,,,%s,,,,,%s,\n' "$when" "$mbps" "$load" >>"$out_csv"
     ceiling=$(awk -v a="$ceiling" -v b="$mbps" 'BEGIN { print (b > a) ? b : a }')
     ceiling_loads+="${ceiling_loads:+; }$when: $mbps MB/s at load $load"
 }
@@ -274,7 +280,7 @@ jhs_get() {
     done
 }
 
-# Prints "total_ms shuffle_mean_ms shuffle_max_ms reducers shuffle_bytes mpi_maps http_maps mpi_bytes maps"
+# Prints "total_ms shuffle_mean_ms shuffle_max_ms reducers shuffle_bytes mpi_maps http_maps mpi_bytes maps merge_mean_ms"
 # of job $1 from the JobHistoryServer ("-" for a counter that is not there).
 job_stats() {
     local job=$1 jd=$dir/jobs/$1 task state
@@ -290,7 +296,8 @@ job_stats() {
         json_flat "$jd/$task.json" | awk -F '\t' '
             { split($1, p, "."); i = p[3]; f = p[4] }
             f == "state" { st[i] = $2 } f == "startTime" { s[i] = $2 } f == "shuffleFinishTime" { e[i] = $2 }
-            END { for (i in st) if (st[i] == "SUCCEEDED") print e[i] - s[i], s[i], e[i] }' >>"$jd/shuffle.ms"
+            f == "mergeFinishTime" { m[i] = $2 }
+            END { for (i in st) if (st[i] == "SUCCEEDED") print e[i] - s[i], s[i], e[i], m[i] - e[i] }' >>"$jd/shuffle.ms"
     done
     [[ -s $jd/shuffle.ms ]] || die "job $job: no successful reduce attempt in the JobHistoryServer"
     {
@@ -301,17 +308,17 @@ job_stats() {
             $1 ~ /\.counter\.[0-9]+\.name$/ { split($1, p, "."); name[p[3] "." p[5]] = $2 }
             $1 ~ /\.counter\.[0-9]+\.totalCounterValue$/ { split($1, p, "."); value[p[3] "." p[5]] = $2 }
             END { for (k in name) { split(k, p, "."); print "counter", group[p[1]] "::" name[k], value[k] } }'
-        awk '{ print "shuffle", $1 }' "$jd/shuffle.ms"
+        awk '{ print "shuffle", $1, $4 }' "$jd/shuffle.ms"
     } | awk '
         $1 == "start" { start = $2 } $1 == "finish" { finish = $2 } $1 == "maps" { maps = $2 }
-        $1 == "shuffle" { n++; sum += $2; if ($2 > max) max = $2 }
+        $1 == "shuffle" { n++; sum += $2; merge += $3; if ($2 > max) max = $2 }
         $1 == "counter" { c[$2] = $3 }
         function get(k) { return (k in c) ? c[k] : "-" }
         END {
-            printf "%d %.0f %d %d %s %s %s %s %d\n", finish - start, sum / n, max, n,
+            printf "%d %.0f %d %d %s %s %s %s %d %.0f\n", finish - start, sum / n, max, n,
                 get("org.apache.hadoop.mapreduce.TaskCounter::REDUCE_SHUFFLE_BYTES"),
                 get("org.jvmreuse.shuffle.MpiShuffle::MPI_MAPS"), get("org.jvmreuse.shuffle.MpiShuffle::HTTP_MAPS"),
-                get("org.jvmreuse.shuffle.MpiShuffle::MPI_BYTES"), maps
+                get("org.jvmreuse.shuffle.MpiShuffle::MPI_BYTES"), maps, merge / n
         }'
 }
 
@@ -361,6 +368,10 @@ run_sort() {
         mpi-concurrent) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent) ;;
         mpi-nodirect) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent
             -Djvmreuse.shuffle.direct=false) ;;
+        mpi-chunks) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class" -Djvmreuse.shuffle.mode=concurrent
+            -Djvmreuse.shuffle.direct-files=false) ;;
+        mpi-mergewait) opts+=(-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="$plugin_class"
+            -Djvmreuse.shuffle.mode=concurrent -Djvmreuse.shuffle.fetch-during-merge=false) ;;
     esac
     name=sort-$variant-pc$pc-r$round
     output=$dir/data/$name
@@ -374,18 +385,19 @@ run_sort() {
     if ((thread_cpu)); then
         shuffle_cpu "$job" "$round" "$variant" "$pc"
     fi
-    # shellcheck disable=SC2086 # stats is a list of 9 words
+    # shellcheck disable=SC2086 # stats is a list of 10 words
     set -- $stats
     log "round $round, $variant, parallelcopies $pc: $job total $(awk -v t="$1" 'BEGIN { printf "%.1f", t / 1000 }') s," \
         "shuffle mean $(awk -v t="$2" 'BEGIN { printf "%.1f", t / 1000 }') s max $(awk -v t="$3" 'BEGIN { printf "%.1f", t / 1000 }') s," \
+        "merge mean $(awk -v t="${10}" 'BEGIN { printf "%.1f", t / 1000 }') s," \
         "REDUCE_SHUFFLE_BYTES $5, MPI_MAPS $6 HTTP_MAPS $7 MPI_BYTES $8, valid (checksum $checksum)"
     if ((round > 0)); then
         awk -v r="$round" -v v="$variant" -v pc="$pc" -v job="$job" -v wall="$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" \
             -v sum="$checksum" -v stats="$stats" -v load="$load" 'BEGIN {
                 split(stats, s, " ")
-                printf "%d,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%s,%.1f,%s,%s,%s,%s,%s\n", r, v, pc, job, s[1] / 1000, wall,
+                printf "%d,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%s,%.1f,%s,%s,%s,%s,%s,%.3f\n", r, v, pc, job, s[1] / 1000, wall,
                     s[2] / 1000, s[3] / 1000, s[4], s[9], s[5], (s[5] == "-" || s[2] == 0) ? 0 : s[5] / 1e6 / (s[2] / 1000),
-                    s[6], s[7], s[8], sum, load }' >>"$out_csv"
+                    s[6], s[7], s[8], sum, load, s[10] / 1000 }' >>"$out_csv"
     fi
 }
 
@@ -394,7 +406,7 @@ if ((thread_cpu)); then
     MATCH=$dir "$here/thread-cpu.sh" sample "$dir/thread-cpu.samples" &
     bench_cluster_stop_with $!
 fi
-printf 'round,variant,parallelcopies,job,total_s,client_wall_s,shuffle_mean_s,shuffle_max_s,reducers,maps,reduce_shuffle_bytes,shuffle_MBps,mpi_maps,http_maps,mpi_bytes,checksum,loadavg_1m\n' >"$out_csv"
+printf 'round,variant,parallelcopies,job,total_s,client_wall_s,shuffle_mean_s,shuffle_max_s,reducers,maps,reduce_shuffle_bytes,shuffle_MBps,mpi_maps,http_maps,mpi_bytes,checksum,loadavg_1m,merge_mean_s\n' >"$out_csv"
 
 mpi_ceiling before
 
@@ -443,12 +455,13 @@ awk -F, -v ceiling="$ceiling" -v readings="$ceiling_loads" -v order="${variants[
     NR > 1 && $2 != "raw-mpi-bandwidth" {
         k = $2 SUBSEP $3
         add(k SUBSEP "total", $5); add(k SUBSEP "mean", $7); add(k SUBSEP "max", $8); add(k SUBSEP "bytes", $11)
+        add(k SUBSEP "merge", $18)
         maps[k] = ($13 == "-") ? "-" : $13 "/" $14
     }
     END {
-        printf "%-15s %6s %13s %12s %12s %9s %12s %10s %10s %8s %10s\n", "variant", "copies", "shuffle mean", "mean range",
-            "shuffle max", "total", "shuffle MB/s", "shuffle vs", "total vs", "of raw", "MPI/HTTP"
-        printf "%-15s %6s %13s %12s %12s %9s %12s %10s %10s %8s %10s\n", "", "", "", "(rounds)", "", "", "", "http", "http", "MPI", "maps"
+        printf "%-15s %6s %13s %12s %12s %11s %9s %12s %10s %10s %8s %10s\n", "variant", "copies", "shuffle mean", "mean range",
+            "shuffle max", "merge mean", "total", "shuffle MB/s", "shuffle vs", "total vs", "of raw", "MPI/HTTP"
+        printf "%-15s %6s %13s %12s %12s %11s %9s %12s %10s %10s %8s %10s\n", "", "", "", "(rounds)", "", "", "", "", "http", "http", "MPI", "maps"
         nv = split(order, V, " "); nc = split(copies, C, " ")
         for (i = 1; i <= nv; i++) for (j = 1; j <= nc; j++) {
             k = V[i] SUBSEP C[j]; h = "http" SUBSEP C[j]
@@ -458,14 +471,16 @@ awk -F, -v ceiling="$ceiling" -v readings="$ceiling_loads" -v order="${variants[
             if ((h SUBSEP "mean") in vals) {
                 rs = sprintf("%.2fx", median(h SUBSEP "mean") / mean); rt = sprintf("%.2fx", median(h SUBSEP "total") / total)
             } else { rs = "n/a"; rt = "n/a" }
-            printf "%-15s %6d %11.1f s %12s %10.1f s %7.1f s %12.1f %10s %10s %7.1f%% %10s\n", V[i], C[j], mean,
-                range(k SUBSEP "mean"), median(k SUBSEP "max"), total, tput, rs, rt, 100 * tput / ceiling, maps[k]
+            printf "%-15s %6d %11.1f s %12s %10.1f s %9.1f s %7.1f s %12.1f %10s %10s %7.1f%% %10s\n", V[i], C[j], mean,
+                range(k SUBSEP "mean"), median(k SUBSEP "max"), median(k SUBSEP "merge"), total, tput, rs, rt, 100 * tput / ceiling,
+                maps[k]
         }
         printf "raw MPI bandwidth (MpiBandwidth, 2 ranks, 1 MiB messages, non-blocking, window 4): %.1f MB/s\n  (the best timed run of: %s)\n", ceiling, readings
     }' "$out_csv"
 cat <<EOF
-shuffle mean / max: over reducers, shuffleFinishTime - startTime of the successful attempt; total: the job's
-  finishTime - startTime (both from the JobHistoryServer). mean range: the lowest and highest shuffle mean
+shuffle mean / max: over reducers, shuffleFinishTime - startTime of the successful attempt; merge mean: over
+  reducers, mergeFinishTime - shuffleFinishTime (a merge the fetchers did not wait for ends there); total: the
+  job's finishTime - startTime (all from the JobHistoryServer). mean range: the lowest and highest shuffle mean
   of the counted rounds (on a small machine single readings spread widely: compare ratios with care).
 shuffle MB/s = REDUCE_SHUFFLE_BYTES / 10^6 / shuffle mean: all reducers' bytes over one reducer's shuffle phase
   (with ROUNDS > 1, from the medians of both).
@@ -543,6 +558,16 @@ cpu_ratio() {
               if (stat == "mean") printf "%.2fx", (s["mpi-concurrent"] / n["mpi-concurrent"]) / (s["http"] / n["http"])
               else printf "%.2fx", median(m["mpi-concurrent"]) / median(m["http"]) }' "$threads_csv"
 }
+# http's / mpi-concurrent's median of column $2 (+ column $3 if given) of the CSV, parallelcopies $1
+csv_ratio() {
+    awk -F, -v pc="$1" -v a="$2" -v b="${3:-0}" "$awk_median"'
+        NR > 1 && $3 == pc && ($2 == "http" || $2 == "mpi-concurrent") { m[$2] = m[$2] " " ($a + (b ? $b : 0)) }
+        END { if (("http" in m) && ("mpi-concurrent" in m) && median(m["mpi-concurrent"]) > 0)
+                  printf "%.2fx", median(m["http"]) / median(m["mpi-concurrent"]); else printf "n/a" }' "$out_csv"
+}
+# the merge the fetchers no longer wait for shows after the shuffle phase: the time to the reduce, and the jobs'
+printf 'mpi/http shuffle+merge %s (1 fetcher) %s (5 fetchers); job total %s %s\n' "$(csv_ratio 1 7 18)" "$(csv_ratio 5 7 18)" \
+    "$(csv_ratio 1 5)" "$(csv_ratio 5 5)"
 # the CPU seconds of single rounds spread widely (a straggler's window counts the others' merges):
 # the means beside the medians the last line gives
 printf 'cpu mpi/http, means of the rounds instead of medians: %s (1 fetcher) %s (5 fetchers)\n' \

@@ -23,6 +23,7 @@ public final class Messages {
     public static final byte ALIVE = 5;
     public static final byte DIRECT = 6;
     public static final byte RELEASE = 7;
+    public static final byte FILE = 8;
 
     private Messages() {
     }
@@ -35,14 +36,17 @@ public final class Messages {
      * {@code reduce}. {@code direct}: the reducer can copy the chunk out of the server's memory
      * itself (it runs on the server's host and may read its memory), so a server on its host
      * answers with a {@link Data} that names where the chunk is mapped instead of sending it.
+     * {@code file}: the reducer can also take the map output's open file out of the server's
+     * process and read the whole segment itself, so a server on its host answers with a FILE
+     * {@link Data} that names the descriptor (then no more reads of the segment follow).
      * {@code release}: the offset of a direct chunk of this request that the reducer has copied
      * (its mapping can go), or -1.
      */
     public record Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce,
-                       long offset, int length, boolean direct, long release) {
+                       long offset, int length, boolean direct, boolean file, long release) {
         /** A read that takes the bytes over MPI and releases nothing. */
         public Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce, long offset, int length) {
-            this(requestId, mode, user, jobId, mapId, reduce, offset, length, false, -1);
+            this(requestId, mode, user, jobId, mapId, reduce, offset, length, false, false, -1);
         }
 
         public ByteBuffer encode() {
@@ -57,6 +61,7 @@ public final class Messages {
                 out.writeLong(offset);
                 out.writeInt(length);
                 out.writeBoolean(direct);
+                out.writeBoolean(file);
                 out.writeLong(release);
             });
         }
@@ -68,7 +73,7 @@ public final class Messages {
                 throw new IOException("unknown serving mode " + mode);
             }
             return new Read(id, Mode.values()[mode], in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(),
-                    in.readLong(), in.readInt(), in.readBoolean(), in.readLong());
+                    in.readLong(), in.readInt(), in.readBoolean(), in.readBoolean(), in.readLong());
         }
     }
 
@@ -79,17 +84,22 @@ public final class Messages {
      * next message from the same rank (the server sends them in place from the mapped file).
      * {@code bytes} holds them once they arrived (position 0, limit {@code length}). A DIRECT
      * message is the same header with {@code pid} and {@code address}: the chunk stays in the
-     * server's process {@code pid}, mapped at {@code address}, for the reducer to copy itself.
+     * server's process {@code pid}, mapped at {@code address}, for the reducer to copy itself. A
+     * FILE message lends the whole segment from {@code offset} on, with no bytes ({@code length}
+     * 0): it is at position {@code address} of the file open as descriptor {@code fd} in process
+     * {@code pid}, for the reducer to take and read itself ({@code fd} is -1 in every other message).
      */
     public record Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes,
-                       long pid, long address) {
+                       long pid, long address, int fd) {
         /** The length of a DATA message. */
         public static final int HEADER = 1 + 4 * Long.BYTES + Integer.BYTES;
         /** The length of a DIRECT message. */
         public static final int DIRECT_HEADER = HEADER + 2 * Long.BYTES;
+        /** The length of a FILE message. */
+        public static final int FILE_HEADER = DIRECT_HEADER + Integer.BYTES;
 
         public Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes) {
-            this(requestId, offset, segmentLength, rawLength, length, bytes, 0, 0);
+            this(requestId, offset, segmentLength, rawLength, length, bytes, 0, 0, -1);
         }
 
         /** Writes the DATA message for {@code bytes} (0 to its limit) into {@code message}; returns it at position 0. */
@@ -110,9 +120,27 @@ public final class Messages {
             return message;
         }
 
+        /**
+         * Writes the FILE message lending the segment from {@code offset} on, at {@code position} of
+         * descriptor {@code fd} of process {@code pid}; at position 0.
+         */
+        public static ByteBuffer file(ByteBuffer message, long requestId, long offset, long segmentLength, long rawLength,
+                                      long pid, int fd, long position) {
+            message.clear().limit(FILE_HEADER);
+            message.put(0, FILE).putLong(1, requestId).putLong(9, offset).putLong(17, segmentLength)
+                    .putLong(25, rawLength).putInt(33, 0).putLong(HEADER, pid).putLong(HEADER + 8, position)
+                    .putInt(DIRECT_HEADER, fd);
+            return message;
+        }
+
         /** Whether the chunk's bytes stay in the server's memory, for the reducer to copy ({@link #DIRECT}). */
         public boolean direct() {
-            return address != 0;
+            return fd < 0 && address != 0;
+        }
+
+        /** Whether this lends the segment's file ({@link #FILE}). */
+        public boolean file() {
+            return fd >= 0;
         }
 
         public int bytesLength() {
@@ -124,7 +152,7 @@ public final class Messages {
             if (arrived.limit() != length) {
                 throw new IOException("a DATA message announces " + length + " bytes and " + arrived.limit() + " followed");
             }
-            return new Data(requestId, offset, segmentLength, rawLength, length, arrived, 0, 0);
+            return new Data(requestId, offset, segmentLength, rawLength, length, arrived, 0, 0, -1);
         }
 
         /** Copies {@code length} chunk bytes from {@code from} into {@code into} at {@code at}. */
@@ -133,21 +161,28 @@ public final class Messages {
         }
 
         static Data decode(ByteBuffer payload) throws IOException {
-            boolean direct = payload.get(0) == DIRECT;
-            if (payload.limit() != (direct ? DIRECT_HEADER : HEADER)) {
-                throw new IOException("a " + (direct ? "DIRECT" : "DATA") + " message of " + payload.limit() + " bytes");
+            byte kind = payload.get(0);
+            boolean direct = kind == DIRECT;
+            boolean file = kind == FILE;
+            String name = direct ? "DIRECT" : file ? "FILE" : "DATA";
+            if (payload.limit() != (direct ? DIRECT_HEADER : file ? FILE_HEADER : HEADER)) {
+                throw new IOException("a " + name + " message of " + payload.limit() + " bytes");
             }
             int length = payload.getInt(33);
-            if (length < 0 || direct && length == 0) {
-                throw new IOException("a DATA message announces " + length + " bytes");
+            if (length < 0 || direct && length == 0 || file && length != 0) {
+                throw new IOException("a " + name + " message announces " + length + " bytes");
             }
-            long pid = direct ? payload.getLong(HEADER) : 0;
-            long address = direct ? payload.getLong(HEADER + 8) : 0;
+            long pid = direct || file ? payload.getLong(HEADER) : 0;
+            long address = direct || file ? payload.getLong(HEADER + 8) : 0;
+            int fd = file ? payload.getInt(DIRECT_HEADER) : -1;
             if (direct && (pid <= 0 || address == 0)) {
                 throw new IOException("a DIRECT message names address " + address + " of process " + pid);
             }
+            if (file && (pid <= 0 || fd < 0 || address < 0)) {
+                throw new IOException("a FILE message names descriptor " + fd + " of process " + pid + " at " + address);
+            }
             return new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25), length, null,
-                    pid, address);
+                    pid, address, fd);
         }
     }
 
@@ -184,7 +219,7 @@ public final class Messages {
         }
     }
 
-    /** The reducer is done with every direct chunk of request {@code requestId}: their mappings can go. */
+    /** The reducer is done with every direct chunk and lent file of request {@code requestId}: their mappings and descriptors can go. */
     public record Release(long requestId) {
         public ByteBuffer encode() {
             return build(out -> {
@@ -206,14 +241,14 @@ public final class Messages {
 
     /**
      * A decoded message (bytes 0 to the limit of {@code payload}): a {@link Read}, {@link Data}
-     * (DATA or DIRECT), {@link Failure}, {@link Ping}, {@link Alive} or {@link Release}, copied out of {@code payload} (a DATA message's bytes follow it).
+     * (DATA, DIRECT or FILE), {@link Failure}, {@link Ping}, {@link Alive} or {@link Release}, copied out of {@code payload} (a DATA message's bytes follow it).
      */
     public static Object decode(ByteBuffer payload) throws IOException {
         if (payload.limit() == 0) {
             throw new IOException("an empty MPI shuffle message");
         }
         byte kind = payload.get(0);
-        if (kind == DATA || kind == DIRECT) {
+        if (kind == DATA || kind == DIRECT || kind == FILE) {
             return Data.decode(payload);
         }
         byte[] bytes = new byte[payload.limit() - 1];

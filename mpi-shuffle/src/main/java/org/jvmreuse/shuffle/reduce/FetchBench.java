@@ -18,7 +18,8 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * run in a pool slot whose manager runs the Shuffle Manager over DIR, pulls that segment over MPI
  * REPEAT times and prints the median and best MB/s and the CPU time of the pulling thread (which
  * copies every byte out of the received chunks, as a reducer's fetcher does), checking every
- * byte count: in both modes
+ * byte count ({@code -Djvmreuse.shuffle.direct} and {@code -Djvmreuse.shuffle.direct-files} as
+ * for a job, default true): in both modes
  * with chunks of 256 KiB, 1 MiB and 4 MiB (window 4 in concurrent mode), or only as given.
  */
 public final class FetchBench {
@@ -72,6 +73,7 @@ public final class FetchBench {
 
     private static void fetch(long bytes, int repeat, Messages.Mode mode, int chunk, int window) throws IOException {
         boolean direct = Boolean.parseBoolean(System.getProperty("jvmreuse.shuffle.direct", "true"));
+        boolean files = direct && Boolean.parseBoolean(System.getProperty("jvmreuse.shuffle.direct-files", "true"));
         SlotLink link = SlotLink.current();
         if (link == null) {
             throw new IllegalStateException("not in a pool slot with the mpi-shuffle jar on the shared class path");
@@ -94,7 +96,8 @@ public final class FetchBench {
         for (int i = 0; i < repeat; i++) {
             long start = System.nanoTime();
             long got = 0;
-            Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk, direct && link.canCopyDirect(server), -1);
+            Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk, direct && link.canCopyDirect(server),
+                    files && link.canTakeFiles(server), -1);
             try (InputStream in = new SegmentStream(link, server, read, window, 60_000, 3000, bytes).open()) {
                 for (int n; (n = in.read(sink)) > 0; ) {
                     got += n;
@@ -107,8 +110,8 @@ public final class FetchBench {
         }
         double cpu = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1e9;
         Arrays.sort(rates);
-        System.out.printf("fetch mode=%s chunk=%d window=%d direct=%b bytes=%d MBps=%.1f best=%.1f cpu_s=%.3f%n",
-                mode.name().toLowerCase(), chunk, window, direct && link.canCopyDirect(server), bytes, rates[repeat / 2],
-                rates[repeat - 1], cpu);
+        System.out.printf("fetch mode=%s chunk=%d window=%d direct=%b files=%b bytes=%d MBps=%.1f best=%.1f cpu_s=%.3f%n",
+                mode.name().toLowerCase(), chunk, window, direct && link.canCopyDirect(server), files && link.canTakeFiles(server),
+                bytes, rates[repeat / 2], rates[repeat - 1], cpu);
     }
 }

@@ -25,9 +25,10 @@ import org.jvmreuse.shuffle.server.ShuffleManager;
  * SegmentStream, the protocol's messages, ShuffleServer, MapOutputs) without calling MPI.
  * hadoop-patch's TaskWarmup finds it by name when the MPI shuffle is on its class path. It
  * serves the map outputs under {@code localDir} for the host {@code 127.0.0.1:shufflePort}, and
- * uses its own link, never the slot's. Every other instance offers direct chunks (the reducer
- * copies them out of the server's memory, here with a copy within this JVM), so that a slot's
- * warm-up runs both the path between two processes of one host and the one over MPI.
+ * uses its own link, never the slot's. Instances take turns over the three ways a segment
+ * travels: lent files (the reducer reads the server's open map output itself, the way between
+ * two processes of one host), chunks over MPI (the way between hosts), and direct chunks copied
+ * out of the server's memory (one host, a kernel without pidfd_getfd); here each within this JVM.
  * {@link #close} stops everything it started.
  */
 public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
@@ -43,7 +44,8 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
     private BiConsumer<Integer, ByteBuffer> reducerReceiver;
     private MpiShuffle<K, V> shuffle;
     private boolean serving;
-    private final boolean direct = INSTANCES.getAndIncrement() % 2 == 0;
+    /** 0: lent files, 1: chunks over MPI, 2: direct chunks. */
+    private final int way = INSTANCES.getAndIncrement() % 3;
 
     public LoopbackShuffle(Path localDir, int shufflePort) {
         this.localDir = localDir;
@@ -61,16 +63,18 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
             Map<String, Object> server = port(r -> serverReceiver = r);
             server.put("options", Map.of("conf-dir", conf.toString(), "threads", "2"));
             server.put("log", (BiConsumer<String, String>) (level, message) -> { });
-            if (direct) {
-                InProcessMemory.server(server);
+            if (way != 1) {
+                InProcessPeer.server(server);
             }
             String announced = ShuffleManager.start(server);
             serving = true;
             Map<String, Object> reducer = port(r -> reducerReceiver = r);
             reducer.put("rank", REDUCER_RANK);
             reducer.put("directory", List.of(announced));
-            if (direct) {
-                InProcessMemory.reducer(reducer, InProcessMemory::read);
+            if (way == 0) {
+                InProcessPeer.fileReducer(reducer, InProcessPeer::readFile);
+            } else if (way == 2) {
+                InProcessPeer.reducer(reducer, InProcessPeer::read);
             }
             SlotLink link = SlotLink.detached(reducer);
             shuffle = new MpiShuffle<>(() -> link);

@@ -115,8 +115,9 @@ final class MpiCopier<K, V> implements HostCopier {
 
     private SegmentStream request(int rank, TaskAttemptID map) {
         boolean direct = settings.direct() && link.canCopyDirect(rank);
+        boolean file = settings.direct() && settings.directFiles() && link.canTakeFiles(rank);
         Messages.Read first = new Messages.Read(0, settings.mode(), template.user(), template.jobId(), map.toString(),
-                template.reduce(), 0, direct ? settings.directChunkBytes() : settings.chunkBytes(), direct, -1);
+                template.reduce(), 0, direct || file ? settings.directChunkBytes() : settings.chunkBytes(), direct, file, -1);
         return new SegmentStream(link, rank, first, settings.window(), settings.timeoutMillis(), settings.livenessMillis(),
                 lastSegmentLength);
     }

@@ -124,8 +124,9 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
         for (int i = 0; i < count; i++) {
             HostCopier copier = link == null || directory.size() == 0 ? null
                     : new MpiCopier<>(i + 1, link, directory, settings, template, scheduler, merger, metrics, reporter);
-            Thread fetcher = ShuffleParts.fetcher(jobConf, reduceId, scheduler, merger, reporter, metrics, this,
-                    context.getReduceTask().getShuffleSecret(), copier);
+            Thread fetcher = ShuffleParts.fetcher(jobConf, reduceId, scheduler,
+                    copier != null && settings.fetchDuringMerge() ? new FetchDuringMerge<>(merger) : merger, reporter, metrics,
+                    this, context.getReduceTask().getShuffleSecret(), copier);
             fetcher.start();
             fetchers.add(fetcher);
         }

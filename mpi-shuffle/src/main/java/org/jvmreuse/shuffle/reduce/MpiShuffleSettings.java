@@ -14,16 +14,24 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * chunks of a Shuffle Manager on its own host straight out of that process (one copy, no MPI
  * transfer), in chunks of {@code jvmreuse.shuffle.direct-chunk-bytes} (default 4 MiB: such a
  * chunk needs no buffer on the reducer's side, and larger ones take fewer round trips); false
- * sends them over MPI as between hosts.
+ * sends them over MPI as between hosts. {@code jvmreuse.shuffle.direct-files} (default true), with
+ * direct: the fetcher takes the Shuffle Manager's open map output file out of its process and
+ * reads the whole segment itself (Linux 5.6 pidfd_getfd, one request per segment, no mapping);
+ * false, or a kernel without it: chunk by chunk out of the manager's memory.
+ * {@code jvmreuse.shuffle.fetch-during-merge} (default true): fetchers go on while an in-memory
+ * merge runs, within the merge manager's memory limit ({@link FetchDuringMerge}); false: they
+ * wait for it, as Hadoop's.
  */
 record MpiShuffleSettings(Messages.Mode mode, int chunkBytes, int window, long timeoutMillis, long livenessMillis,
-                          boolean direct, int directChunkBytes) {
+                          boolean direct, int directChunkBytes, boolean directFiles, boolean fetchDuringMerge) {
     static final String MODE = "jvmreuse.shuffle.mode";
     static final String CHUNK = "jvmreuse.shuffle.chunk-bytes";
     static final String WINDOW = "jvmreuse.shuffle.window";
     static final String LIVENESS = "jvmreuse.shuffle.liveness-ms";
     static final String DIRECT = "jvmreuse.shuffle.direct";
     static final String DIRECT_CHUNK = "jvmreuse.shuffle.direct-chunk-bytes";
+    static final String DIRECT_FILES = "jvmreuse.shuffle.direct-files";
+    static final String FETCH_DURING_MERGE = "jvmreuse.shuffle.fetch-during-merge";
     private static final int MAX_CHUNK = 8 << 20;
 
     static MpiShuffleSettings of(JobConf conf) {
@@ -51,6 +59,7 @@ record MpiShuffleSettings(Messages.Mode mode, int chunkBytes, int window, long t
             throw new IllegalArgumentException(LIVENESS + " must be at least 10, not " + liveness);
         }
         return new MpiShuffleSettings(parsed, chunk, parsed == Messages.Mode.BLOCKING ? 1 : window, timeout, liveness,
-                conf.getBoolean(DIRECT, true), directChunk);
+                conf.getBoolean(DIRECT, true), directChunk, conf.getBoolean(DIRECT_FILES, true),
+                conf.getBoolean(FETCH_DURING_MERGE, true));
     }
 }

@@ -19,12 +19,19 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * stopping, is a {@link ServerLostException}: the host's outputs then go over HTTP. A request
  * that says {@code direct} may get chunks that stay in the server's process: they are copied
  * from there straight into the caller's array, released one by one with the next read of the
- * segment, and all at once (a RELEASE) when the stream closes.
+ * segment, and all at once (a RELEASE) when the stream closes. A request that says {@code file}
+ * asks only once: the server may lend the whole segment's open file, which this stream takes
+ * out of the server's process and reads itself, straight into the caller's array, with no
+ * further message until the RELEASE; where the kernel refuses that, the segment comes chunk by
+ * chunk over MPI instead.
  */
 final class SegmentStream extends InputStream {
     private final SlotLink link;
     private final int server;
     private final Messages.Read request;
+    /** Whether reads still ask for direct chunks and a lent file (not after a lent file could not be taken). */
+    private boolean direct;
+    private boolean lendFile;
     private final int window;
     private final long timeoutMillis;
     private final long livenessNanos;
@@ -43,6 +50,10 @@ final class SegmentStream extends InputStream {
     private boolean closed; // guarded by this: deliver() runs on the communication thread
     /** The offset of a direct chunk copied and not yet released (-1: none). */
     private long release = -1;
+    /** This process's descriptor of the lent file (-1: none), where the segment starts in it, and how far it was read. */
+    private int file = -1;
+    private long fileStart;
+    private long filePosition;
 
     /**
      * Asks for the segment's first chunks and returns without waiting, so that a fetcher can
@@ -60,8 +71,10 @@ final class SegmentStream extends InputStream {
         this.lastHeard = System.nanoTime();
         this.requestId = link.register(this::deliver);
         this.request = new Messages.Read(requestId, first.mode(), first.user(), first.jobId(), first.mapId(),
-                first.reduce(), 0, first.length(), first.direct(), -1);
-        long chunks = Math.max(1, Math.min(window, (expectedLength + first.length() - 1) / first.length()));
+                first.reduce(), 0, first.length(), first.direct(), first.file(), -1);
+        this.direct = first.direct();
+        this.lendFile = first.file();
+        long chunks = lendFile ? 1 : Math.max(1, Math.min(window, (expectedLength + first.length() - 1) / first.length()));
         for (long i = 0; i < chunks; i++) {
             askNext();
         }
@@ -71,6 +84,9 @@ final class SegmentStream extends InputStream {
     SegmentStream open() throws IOException {
         try {
             chunk = await(0);
+            if (chunk.file() && takeFile()) {
+                return this;
+            }
             segmentLength = chunk.segmentLength();
             rawLength = chunk.rawLength();
             fill();
@@ -79,6 +95,28 @@ final class SegmentStream extends InputStream {
             throw e;
         }
         return this;
+    }
+
+    /**
+     * Takes the file that {@link #chunk} (a FILE reply) lends; true if it is this stream's now.
+     * Where it cannot be taken, asks for the segment's first chunk over MPI instead and waits for it.
+     */
+    private boolean takeFile() throws IOException {
+        Messages.Data lent = chunk;
+        chunk = null;
+        file = link.takeFile(server, lent);
+        if (file >= 0) {
+            segmentLength = lent.segmentLength();
+            rawLength = lent.rawLength();
+            fileStart = lent.address();
+            return true;
+        }
+        direct = false;
+        lendFile = false;
+        nextRequest = 0;
+        askNext();
+        chunk = await(0);
+        return false;
     }
 
     long segmentLength() {
@@ -100,6 +138,9 @@ final class SegmentStream extends InputStream {
         if (length == 0) {
             return 0;
         }
+        if (file >= 0) {
+            return readFile(into, offset, length);
+        }
         if (chunkPosition == chunk.bytesLength()) {
             if (consumed + chunkPosition >= segmentLength) {
                 return -1;
@@ -114,6 +155,21 @@ final class SegmentStream extends InputStream {
         }
         chunkPosition += n;
         return n;
+    }
+
+    /** Reads from the lent file, at most a chunk's length at a time (the array is pinned meanwhile). */
+    private int readFile(byte[] into, int offset, int length) throws IOException {
+        if (filePosition >= segmentLength) {
+            return -1;
+        }
+        int n = (int) Math.min(Math.min(length, request.length()), segmentLength - filePosition);
+        int read = link.readFile(file, fileStart + filePosition, into, offset, n);
+        if (read <= 0) {
+            throw new IOException("cannot read bytes " + filePosition + "+" + n + " of " + request.mapId() + " from the file"
+                    + " lent by MPI rank " + server + ": " + (read < 0 ? "errno " + -read : "the file ends there"));
+        }
+        filePosition += read;
+        return read;
     }
 
     /** On the communication thread: hands a reply on, or gives its buffer back once the stream is closed. */
@@ -143,8 +199,12 @@ final class SegmentStream extends InputStream {
                 link.release(data);
             }
         }
-        if (request.direct()) {
-            // Every direct chunk of this request that the server still keeps mapped can go,
+        if (file >= 0) {
+            link.closeFile(file);
+            file = -1;
+        }
+        if (request.direct() || request.file()) {
+            // Every direct chunk or file of this request that the server still keeps can go,
             // also those answering reads still on their way.
             link.send(server, new Messages.Release(requestId).encode());
         }
@@ -175,7 +235,7 @@ final class SegmentStream extends InputStream {
     /** Asks for the chunk at {@code nextRequest} and moves it on by one chunk. */
     private void askNext() {
         link.send(server, new Messages.Read(requestId, request.mode(), request.user(), request.jobId(), request.mapId(),
-                request.reduce(), nextRequest, request.length(), request.direct(), release).encode());
+                request.reduce(), nextRequest, request.length(), direct, lendFile, release).encode());
         release = -1;
         nextRequest += request.length();
         outstanding++;

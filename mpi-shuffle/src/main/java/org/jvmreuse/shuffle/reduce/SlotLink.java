@@ -25,6 +25,10 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * for direct chunks and copies each out of the Shuffle Manager's process into Hadoop's buffer
  * itself ({@link #copyDirect}); a server whose memory this slot turns out not to be allowed to
  * read (EPERM: Yama's ptrace_scope) is marked, and its chunks come over MPI from then on.
+ * Where the port can also take open files out of other processes, a fetch asks for the whole
+ * segment's file instead and reads it itself ({@link #takeFile}, {@link #readFile}); a server
+ * whose files cannot be taken here (EPERM; ENOSYS: a kernel before 5.6) is marked, and its
+ * segments come chunk by chunk from then on.
  */
 public final class SlotLink {
     private static volatile SlotLink attached;
@@ -38,6 +42,7 @@ public final class SlotLink {
     private final AtomicLong ids = new AtomicLong();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
     private final Set<Integer> noDirect = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> noFiles = ConcurrentHashMap.newKeySet();
     /** Per rank, the DATA header whose bytes are its next message (only the communication thread uses it). */
     private final Map<Integer, Messages.Data> bodyOf = new HashMap<>();
 
@@ -113,6 +118,35 @@ public final class SlotLink {
             throw new IOException("cannot copy " + length + " bytes of a chunk out of the Shuffle Manager's process "
                     + chunk.pid() + " (MPI rank " + server + "): " + (copied < 0 ? "errno " + -copied : copied + " bytes copied"));
         }
+    }
+
+    /** Whether segments of {@code server} can be read here from its lent files (same host, allowed, offered by the port). */
+    boolean canTakeFiles(int server) {
+        return port.takeFile() != null && port.readFile() != null && port.closeFile() != null && port.local() != null
+                && port.local().test(server) && !noFiles.contains(server);
+    }
+
+    /**
+     * This process's descriptor for the file {@code lent} names in the server's process (a FILE
+     * reply), to read with {@link #readFile} and close with {@link #closeFile}; or -errno, and
+     * where the kernel refuses (EPERM, ENOSYS) that server is marked: its segments come chunk by
+     * chunk from then on.
+     */
+    int takeFile(int server, Messages.Data lent) {
+        int fd = port.takeFile().applyAsInt(new long[] {lent.pid(), lent.fd()});
+        if (fd == -EPERM || fd == -ENOSYS) {
+            noFiles.add(server);
+        }
+        return fd;
+    }
+
+    /** Reads up to {@code length} bytes at {@code position} of {@code fd} into {@code into} at {@code at}: the count, or -errno. */
+    int readFile(int fd, long position, byte[] into, int at, int length) {
+        return port.readFile().apply(new long[] {fd, position, at, length}, into);
+    }
+
+    void closeFile(int fd) {
+        port.closeFile().applyAsInt(fd);
     }
 
     /** A new request id whose replies go to {@code replies} (on the communication thread: must not block). */

@@ -13,6 +13,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
+import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
@@ -25,7 +27,8 @@ import java.util.zip.CheckedInputStream;
  * first out, within a budget of bytes (as the ShuffleHandler's IndexCache: an index's size grows
  * with the job's reducers, so a count of entries bounds nothing); data files are opened and
  * mapped per chunk, and each mapping is unmapped once sent, so nothing stays open or mapped
- * after the NodeManager deletes a finished job's files.
+ * after the NodeManager deletes a finished job's files (a file lent to a reducer stays open
+ * until that reducer releases it).
  */
 final class MapOutputs {
     private static final Pattern JOB_ID = Pattern.compile("job_[0-9]+_[0-9]+");
@@ -34,6 +37,7 @@ final class MapOutputs {
     private static final int INDEX_RECORD = 3 * Long.BYTES;
     /** What a cached index costs beyond its records: the map entry, the path, the array header. */
     private static final int ENTRY_OVERHEAD = 160;
+    private static final int ENOENT = 2;
 
     /** One partition's segment in a map output file. */
     record Segment(Path file, long start, long rawLength, long length) { }
@@ -115,6 +119,35 @@ final class MapOutputs {
             return channel.map(FileChannel.MapMode.READ_ONLY, segment.start() + offset, length);
         } catch (NoSuchFileException e) {
             throw new MapOutputException("map output " + segment.file() + " is missing");
+        }
+    }
+
+    /**
+     * Opens the segment's map output with {@code open} (a path to a descriptor, or -errno) for a
+     * reducer on this host to read itself: the descriptor, which the caller closes with
+     * {@code close}. As for {@link #map}, the file is checked to hold the whole segment first.
+     */
+    int open(Segment segment, ToIntFunction<String> open, IntUnaryOperator close) throws IOException {
+        int fd = open.applyAsInt(segment.file().toString());
+        if (fd == -ENOENT) {
+            throw new MapOutputException("map output " + segment.file() + " is missing");
+        }
+        if (fd < 0) {
+            throw new IOException("cannot open " + segment.file() + ": errno " + -fd);
+        }
+        try {
+            long size = Files.size(segment.file());
+            if (size < segment.start() + segment.length()) {
+                throw new MapOutputException(segment.file() + " is truncated: " + size + " bytes, its index needs "
+                        + (segment.start() + segment.length()));
+            }
+            return fd;
+        } catch (IOException | RuntimeException e) {
+            close.applyAsInt(fd);
+            if (e instanceof NoSuchFileException) {
+                throw new MapOutputException("map output " + segment.file() + " is missing");
+            }
+            throw e;
         }
     }
 

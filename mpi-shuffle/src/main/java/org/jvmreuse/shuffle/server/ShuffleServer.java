@@ -18,7 +18,10 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * Blocking mode is the FX10 paper's server: one thread, one request at a time. Concurrent mode
  * reads for many reducers at once. A reducer on this host that can copy a chunk out of this
  * process itself (its read says {@code direct}) gets a DIRECT reply that says where the chunk is
- * mapped, and the mapping stays until that reducer releases it ({@link LentChunks}).
+ * mapped, and the mapping stays until that reducer releases it ({@link LentOutputs}). One that
+ * can take an open file out of this process (its read says {@code file}) gets the whole segment
+ * at once: a FILE reply names the map output's descriptor here, open until released, and the
+ * reducer reads the segment itself; this server reads no byte of it.
  */
 final class ShuffleServer {
     /** The largest chunk a reducer may ask for. */
@@ -33,7 +36,8 @@ final class ShuffleServer {
     private final ExecutorService concurrent;
     private final AtomicLong served = new AtomicLong();
     private final AtomicLong lentChunks = new AtomicLong();
-    private final LentChunks lent = new LentChunks();
+    private final AtomicLong lentFiles = new AtomicLong();
+    private final LentOutputs lent = new LentOutputs();
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean stopped;
 
@@ -103,21 +107,27 @@ final class ShuffleServer {
             MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
             // A read at or past the end gets no bytes: a reducer may ask ahead before it knows the length.
             int length = (int) Math.min(read.length(), Math.max(0, segment.length() - read.offset()));
+            if (read.offset() == 0) {
+                log.accept("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
+                        + segment.length() + " bytes, " + read.mode().name().toLowerCase()
+                        + (read.file() && port.lendsFilesTo(source) ? ", file lent" : "") + ") to rank " + source);
+            }
+            if (length > 0 && read.file() && port.lendsFilesTo(source)) {
+                lendFile(source, read, segment);
+                return;
+            }
             if (length > 0) {
                 chunk = outputs.map(segment, read.offset(), length);
             }
             served.incrementAndGet();
-            if (read.offset() == 0) {
-                log.accept("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
-                        + segment.length() + " bytes, " + read.mode().name().toLowerCase() + ") to rank " + source);
-            }
             if (chunk != null && read.direct() && port.lendsTo(source)) {
                 // The reducer copies the chunk out of this process (one copy, by its own thread)
                 // and releases it; nothing but the header goes over MPI.
                 ByteBuffer header = Messages.Data.direct(port.buffer().apply(Messages.Data.DIRECT_HEADER), read.requestId(),
                         read.offset(), segment.length(), segment.rawLength(), length, port.pid(),
                         port.address().applyAsLong(chunk));
-                kept = lent.add(source, read.requestId(), read.offset(), chunk);
+                ByteBuffer mapped = chunk;
+                kept = lent.add(source, read.requestId(), read.offset(), () -> Mappings.unmap(mapped));
                 if (!kept) {
                     port.release().accept(header); // its stream has ended: nobody would copy it
                     Mappings.unmap(chunk);
@@ -146,6 +156,23 @@ final class ShuffleServer {
         }
     }
 
+    /**
+     * Answers {@code read} with a FILE reply: the segment from the read's offset on, in the map
+     * output opened here and kept open for the reducer until it releases the request.
+     */
+    private void lendFile(int source, Messages.Read read, MapOutputs.Segment segment) throws IOException {
+        int fd = outputs.open(segment, port.openFile(), port.closeFile());
+        ByteBuffer header = Messages.Data.file(port.buffer().apply(Messages.Data.FILE_HEADER), read.requestId(), read.offset(),
+                segment.length(), segment.rawLength(), port.pid(), fd, segment.start() + read.offset());
+        if (!lent.add(source, read.requestId(), read.offset(), () -> port.closeFile().applyAsInt(fd))) {
+            port.release().accept(header); // its stream has ended: nobody would read it
+            port.closeFile().applyAsInt(fd);
+            return;
+        }
+        lentFiles.incrementAndGet();
+        port.send().accept(source, header);
+    }
+
     void stop() {
         stopped = true;
         blocking.shutdownNow();
@@ -157,7 +184,8 @@ final class ShuffleServer {
         }
         lent.clear();
         log.accept("info", "MPI shuffle: served " + served.get() + " chunks (" + lentChunks.get() + " of them copied by"
-                + " reducers on this host out of this process), " + failures.get() + " failed requests");
+                + " reducers on this host out of this process), lent " + lentFiles.get() + " segments' files to reducers"
+                + " on this host, " + failures.get() + " failed requests");
     }
 
     private static Thread thread(Runnable r, String name) {

@@ -19,9 +19,13 @@ class MessagesTest {
                 "attempt_1_0001_m_000000_0", 3, 1L << 33, 1 << 20);
         assertEquals(read, Messages.decode(read.encode()));
         Messages.Read direct = new Messages.Read(43, Messages.Mode.CONCURRENT, "alice", "job_1_0001",
-                "attempt_1_0001_m_000000_0", 3, 4L << 20, 4 << 20, true, 3L << 20);
+                "attempt_1_0001_m_000000_0", 3, 4L << 20, 4 << 20, true, false, 3L << 20);
         assertEquals(direct, Messages.decode(direct.encode()));
+        Messages.Read file = new Messages.Read(44, Messages.Mode.CONCURRENT, "alice", "job_1_0001",
+                "attempt_1_0001_m_000000_0", 3, 0, 4 << 20, true, true, -1);
+        assertEquals(file, Messages.decode(file.encode()));
         assertFalse(read.direct());
+        assertFalse(read.file());
         assertEquals(-1, read.release());
     }
 
@@ -30,8 +34,9 @@ class MessagesTest {
         ByteBuffer message = Messages.Data.direct(ByteBuffer.allocateDirect(64), 7, 100, 1000, 2000, 900, 4242, 0x7f0000001000L);
         assertEquals(Messages.Data.DIRECT_HEADER, message.limit());
         Messages.Data data = (Messages.Data) Messages.decode(message);
-        assertEquals(new Messages.Data(7, 100, 1000, 2000, 900, null, 4242, 0x7f0000001000L), data);
+        assertEquals(new Messages.Data(7, 100, 1000, 2000, 900, null, 4242, 0x7f0000001000L, -1), data);
         assertTrue(data.direct());
+        assertFalse(data.file());
         assertFalse(((Messages.Data) Messages.decode(Messages.Data.header(ByteBuffer.allocate(64), 8, 0, 1000, 2000,
                 null))).direct());
         assertThrows(IOException.class, () -> Messages.decode(Messages.Data.direct(ByteBuffer.allocate(64), 7, 100, 1000,
@@ -40,6 +45,22 @@ class MessagesTest {
                 2000, 0, 4242, 0x1000)), "no bytes");
         assertThrows(IOException.class, () -> Messages.decode(message.limit(Messages.Data.HEADER)));
         assertEquals(new Messages.Release(11), Messages.decode(new Messages.Release(11).encode()));
+    }
+
+    @Test
+    void aLentFileIsAHeaderThatNamesTheDescriptorAndWhereTheSegmentStarts() throws IOException {
+        ByteBuffer message = Messages.Data.file(ByteBuffer.allocateDirect(64), 9, 0, 1000, 2000, 4242, 17, 0);
+        assertEquals(Messages.Data.FILE_HEADER, message.limit());
+        Messages.Data data = (Messages.Data) Messages.decode(message);
+        assertEquals(new Messages.Data(9, 0, 1000, 2000, 0, null, 4242, 0, 17), data);
+        assertTrue(data.file());
+        assertFalse(data.direct(), "position 0 of the file is no mapped address");
+        assertEquals(0, data.bytesLength(), "no bytes follow");
+        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(64), 9, 0, 1000, 2000,
+                0, 17, 0)), "no process");
+        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(64), 9, 0, 1000, 2000,
+                4242, -1, 0)), "no descriptor");
+        assertThrows(IOException.class, () -> Messages.decode(message.limit(Messages.Data.DIRECT_HEADER)));
     }
 
     @Test

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * A slot's shuffle warm-up with this module on its class path: after the HTTP shuffle, every map
  * output comes through the MPI shuffle's reducer and a real Shuffle Manager over the in-JVM
  * message loop, and is merged whole; both reducers shuffle to memory and to disk and merge in
- * memory and on disk; of two warm-up runs one takes the chunks out of the server's memory (as
- * between two processes of one host) and the other over the message loop (as over MPI); the
- * warm-up leaves no thread, server, slot link or mapping of a map output behind.
+ * memory and on disk; of three warm-up runs one reads the segments from the server's lent files
+ * and one takes chunks out of the server's memory (both as between two processes of one host),
+ * and one takes them over the message loop (as over MPI); the warm-up leaves no thread, server,
+ * slot link, descriptor or mapping of a map output behind.
  */
 class LoopbackShuffleTest {
     @TempDir
@@ -55,16 +56,22 @@ class LoopbackShuffleTest {
         log.addAppender(appender);
         log.setLevel(Level.INFO);
         List<ShuffleWarmup.Result> results;
-        List<ShuffleWarmup.Result> again;
+        List<List<ShuffleWarmup.Result>> again = new ArrayList<>();
         try {
             results = ShuffleWarmup.run(dir.resolve("1"), 1 << 20);
-            again = ShuffleWarmup.run(dir.resolve("2"), 1 << 20); // the other of direct chunks and chunks over MPI
+            // the other two of lent files, chunks over MPI and direct chunks
+            again.add(ShuffleWarmup.run(dir.resolve("2"), 1 << 20));
+            again.add(ShuffleWarmup.run(dir.resolve("3"), 1 << 20));
         } finally {
             log.removeAppender(appender);
             log.setLevel(level);
         }
-        assertEquals(results.get(1).records(), again.get(1).records());
-        assertEquals(results.get(1).bytes(), again.get(1).bytes());
+        for (List<ShuffleWarmup.Result> other : again) {
+            assertEquals(results.get(1).records(), other.get(1).records());
+            assertEquals(results.get(1).bytes(), other.get(1).bytes());
+        }
+        assertTrue(InProcessPeer.taken() >= 12, "one run read the 12 maps' segments from lent files: " + InProcessPeer.taken());
+        assertEquals(0, InProcessPeer.openDescriptors(), "every lent file is closed");
         assertEquals(List.of(), java.nio.file.Files.readAllLines(Path.of("/proc/self/maps")).stream()
                 .filter(line -> line.contains(dir.toString())).toList(), "every chunk is unmapped");
         // Both reducers shuffle to memory and to disk and merge in memory and on disk.

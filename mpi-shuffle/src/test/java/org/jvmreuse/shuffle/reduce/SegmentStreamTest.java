@@ -64,6 +64,12 @@ class SegmentStreamTest {
     private final AtomicInteger givenTwice = new AtomicInteger();
     /** The reducer's copy out of the server's memory; null: the port offers no direct chunks. */
     private java.util.function.BiFunction<long[], byte[], Integer> peerRead;
+    /** The reducer's read of a lent file; null: the port offers no lent files. */
+    private java.util.function.BiFunction<long[], byte[], Integer> readFile;
+    /** Replaces the port's take of a lent file (null: the in-JVM one). */
+    private java.util.function.ToIntFunction<long[]> takeFile;
+    /** READ messages the server received. */
+    private final AtomicInteger reads = new AtomicInteger();
 
     @AfterEach
     void stop() {
@@ -127,8 +133,8 @@ class SegmentStreamTest {
         server.put("buffer", takeBuffer());
         server.put("release", (Consumer<ByteBuffer>) this::giveBack);
         server.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> serverReceiver = r);
-        if (peerRead != null) {
-            InProcessMemory.server(server);
+        if (peerRead != null || readFile != null) {
+            InProcessPeer.server(server);
         }
         String announced = ShuffleManager.start(server);
         Map<String, Object> slot = new HashMap<>();
@@ -136,6 +142,9 @@ class SegmentStreamTest {
         slot.put("directory", List.of(announced, ""));
         slot.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> {
             if (dest == SERVER_RANK) {
+                if (payload.get(0) == Messages.READ) {
+                    reads.incrementAndGet();
+                }
                 serverThread.execute(() -> serverReceiver.accept(1, payload));
             } else {
                 try {
@@ -149,7 +158,13 @@ class SegmentStreamTest {
         slot.put("release", (Consumer<ByteBuffer>) this::giveBack);
         slot.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> clientReceiver = r);
         if (peerRead != null) {
-            InProcessMemory.reducer(slot, peerRead);
+            InProcessPeer.reducer(slot, peerRead);
+        }
+        if (readFile != null) {
+            InProcessPeer.fileReducer(slot, readFile);
+            if (takeFile != null) {
+                slot.put("takeFile", takeFile);
+            }
         }
         SlotLink.attach(slot);
         RankDirectory directory = RankDirectory.of(SlotLink.current().directory());
@@ -173,7 +188,17 @@ class SegmentStreamTest {
 
     private static Messages.Read direct(SlotLink link, String map, int reduce) {
         return new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB, map, reduce, 0, CHUNK,
-                link.canCopyDirect(SERVER_RANK), -1);
+                link.canCopyDirect(SERVER_RANK), link.canTakeFiles(SERVER_RANK), -1);
+    }
+
+    /** Waits (up to 5 s) until every lent file is closed on both sides; the descriptors left open. */
+    private static int openDescriptors() throws InterruptedException {
+        for (long deadline = System.nanoTime() + 5_000_000_000L; System.nanoTime() < deadline; Thread.sleep(10)) {
+            if (InProcessPeer.openDescriptors() == 0) {
+                break;
+            }
+        }
+        return InProcessPeer.openDescriptors();
     }
 
     /** Waits (up to 5 s) until no part of {@code file} is mapped in this process any more; the mappings left. */
@@ -293,7 +318,7 @@ class SegmentStreamTest {
         AtomicInteger copies = new AtomicInteger();
         peerRead = (at, into) -> {
             copies.incrementAndGet();
-            return InProcessMemory.read(at, into);
+            return InProcessPeer.read(at, into);
         };
         SlotLink link = connect(files, p -> {
             assertTrue(p.limit() <= Messages.Data.DIRECT_HEADER, "a chunk came as a message of " + p.limit() + " bytes");
@@ -328,7 +353,7 @@ class SegmentStreamTest {
         }
         AtomicBoolean damage = new AtomicBoolean();
         peerRead = (at, into) -> {
-            int n = InProcessMemory.read(at, into);
+            int n = InProcessPeer.read(at, into);
             if (damage.get() && at[3] > 100) {
                 into[(int) at[2] + 50] ^= 0x10;
             }
@@ -375,6 +400,131 @@ class SegmentStreamTest {
         awaitRepliesInFlight();
         assertEquals(Set.of(), taken);
         assertEquals(List.of(), mappingsOf(files.data));
+    }
+
+    /**
+     * Between two processes of one host the reducer can take the map output's open file and
+     * read the segment itself: segments arrive whole, with one READ each (no message per chunk,
+     * nothing mapped), and both descriptors are closed once the stream closes, also one closed
+     * early.
+     */
+    @Test
+    void lentFilesArriveWholeWithOneReadEachAndEveryDescriptorIsClosed() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 16, 0, 10, CHUNK, 3 * CHUNK + 123, 9 * CHUNK);
+        AtomicInteger fileReads = new AtomicInteger();
+        readFile = (at, into) -> {
+            fileReads.incrementAndGet();
+            return InProcessPeer.readFile(at, into);
+        };
+        SlotLink link = connect(files, p -> {
+            assertTrue(p.limit() <= Messages.Data.FILE_HEADER, "bytes came as a message of " + p.limit() + " bytes");
+            return p;
+        });
+        assertTrue(link.canTakeFiles(SERVER_RANK));
+        int segments = 0;
+        for (int r = 0; r < files.partitions.length; r++) {
+            try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, r), 4, 10_000, 3000,
+                    10L * CHUNK).open()) {
+                assertEquals(files.partitions[r].length, s.segmentLength());
+                assertArrayEquals(files.partitions[r], readAll(s), "partition " + r);
+                segments++;
+            }
+        }
+        assertEquals(segments, reads.get(), "one READ per segment");
+        assertTrue(fileReads.get() >= 1 + 4 + 9, "each read at most a chunk long: " + fileReads.get());
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 4), 4, 10_000, 3000, 0)
+                .open()) {
+            assertEquals(10, s.read(new byte[10]));
+        }
+        awaitRepliesInFlight();
+        assertEquals(Set.of(), taken, "every header buffer is given back");
+        assertEquals(0, openDescriptors(), "the server's and the reducer's descriptors are closed");
+        assertEquals(List.of(), mappingsOf(files.data), "nothing was mapped");
+    }
+
+    /** A lent file's bytes damaged in their read fail the IFile checksum, as a chunk damaged over MPI does. */
+    @Test
+    void aLentFileDamagedInItsReadFailsTheIFileChecksum() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 17, 3 * CHUNK);
+        try (IFileOutputStream ifile = new IFileOutputStream(Files.newOutputStream(files.data))) {
+            ifile.write(files.partitions[0], 0, 3 * CHUNK - 4);
+        }
+        AtomicBoolean damage = new AtomicBoolean();
+        readFile = (at, into) -> {
+            int n = InProcessPeer.readFile(at, into);
+            if (damage.get() && n > 100) {
+                into[(int) at[2] + 50] ^= 0x10;
+            }
+            return n;
+        };
+        SlotLink link = connect(files, p -> p);
+        byte[] memory = new byte[3 * CHUNK - 4];
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
+                .open()) {
+            IOUtils.readFully(new IFileInputStream(s, s.segmentLength(), new JobConf(false)), memory, 0, memory.length);
+        }
+        assertArrayEquals(Arrays.copyOf(files.partitions[0], memory.length), memory, "undamaged, the checksum holds");
+        damage.set(true);
+        assertThrows(ChecksumException.class, () -> {
+            try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
+                    .open()) {
+                IOUtils.readFully(new IFileInputStream(s, s.segmentLength(), new JobConf(false)), memory, 0, memory.length);
+            }
+        });
+        assertEquals(0, openDescriptors());
+    }
+
+    /**
+     * A lent file that ends early (the map output shrank after it was lent) is an IOException
+     * that names the segment, not a short segment; a truncated file is not lent at all.
+     */
+    @Test
+    void aLentFileThatEndsEarlyIsAnIOExceptionAndATruncatedOneIsNotLent() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 18, 3 * CHUNK + 7);
+        readFile = (at, into) -> {
+            int n = InProcessPeer.readFile(at, into);
+            return at[1] >= 2 * CHUNK ? 0 : n; // the file ends at 2 chunks
+        };
+        SlotLink link = connect(files, p -> p);
+        IOException e = assertThrows(IOException.class, () -> {
+            try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
+                    .open()) {
+                readAll(s);
+            }
+        });
+        assertTrue(e.getMessage().contains("the file ends there") && e.getMessage().contains(MapOutputFiles.MAP), e.getMessage());
+        try (java.io.RandomAccessFile data = new java.io.RandomAccessFile(files.data.toFile(), "rw")) {
+            data.setLength(CHUNK);
+        }
+        e = assertThrows(IOException.class, () -> new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4,
+                10_000, 3000, 0).open());
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+        assertEquals(0, openDescriptors());
+    }
+
+    /**
+     * A slot whose kernel refuses to take the server's files (EPERM: Yama's ptrace_scope; ENOSYS:
+     * before Linux 5.6) still gets that segment whole, chunk by chunk over MPI, and asks that
+     * server for chunks from then on; the lent descriptor is closed.
+     */
+    @Test
+    void aReducerThatCannotTakeTheServersFilesGetsTheSegmentChunkByChunk() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 19, 3 * CHUNK + 5, 2 * CHUNK);
+        readFile = InProcessPeer::readFile;
+        takeFile = at -> -38; // ENOSYS
+        SlotLink link = connect(files, p -> p);
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
+                .open()) {
+            assertArrayEquals(files.partitions[0], readAll(s));
+        }
+        assertTrue(!link.canTakeFiles(SERVER_RANK), "that server's segments come chunk by chunk now");
+        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 1), 4, 10_000, 3000, 0)
+                .open()) {
+            assertArrayEquals(files.partitions[1], readAll(s));
+        }
+        awaitRepliesInFlight();
+        assertEquals(Set.of(), taken);
+        assertEquals(0, openDescriptors(), "the descriptor lent for the first segment is closed");
     }
 
     @Test

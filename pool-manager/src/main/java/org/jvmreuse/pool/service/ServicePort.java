@@ -10,11 +10,14 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
+import java.util.function.IntUnaryOperator;
+import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
+import org.jvmreuse.pool.slot.PeerFiles;
 import org.jvmreuse.pool.slot.PeerMemory;
 
 /**
@@ -45,6 +48,21 @@ public final class ServicePort {
      * count, or -errno (EPERM: not allowed here).
      */
     public static final String PEER_READ = "peerRead";
+    /** ToIntFunction of String: opens that file read-only; its descriptor, or -errno. */
+    public static final String OPEN_FILE = "openFile";
+    /** IntUnaryOperator: closes that descriptor; 0 or -errno. */
+    public static final String CLOSE_FILE = "closeFile";
+    /**
+     * ToIntFunction of long[] {pid, fd}: a descriptor in this process for the file open as fd in
+     * that process (on this host), or -errno (EPERM: not allowed here; ENOSYS: before Linux 5.6).
+     */
+    public static final String TAKE_FILE = "takeFile";
+    /**
+     * BiFunction of long[] {fd, position, offset, length} and byte[] to Integer: reads up to that
+     * many bytes at that position of the file into the array from that offset; the count (fewer
+     * only at the end of the file), or -errno.
+     */
+    public static final String READ_FILE = "readFile";
 
     private final MpiTransport transport;
     private final int rank;
@@ -109,6 +127,11 @@ public final class ServicePort {
         map.put(ADDRESS, (ToLongFunction<ByteBuffer>) PeerMemory::address);
         map.put(PEER_READ, (BiFunction<long[], byte[], Integer>) (at, into) ->
                 PeerMemory.read(at[0], at[1], into, (int) at[2], (int) at[3]));
+        map.put(OPEN_FILE, (ToIntFunction<String>) PeerFiles::open);
+        map.put(CLOSE_FILE, (IntUnaryOperator) PeerFiles::close);
+        map.put(TAKE_FILE, (ToIntFunction<long[]>) at -> PeerFiles.take(at[0], (int) at[1]));
+        map.put(READ_FILE, (BiFunction<long[], byte[], Integer>) (at, into) ->
+                PeerFiles.read((int) at[0], at[1], into, (int) at[2], (int) at[3]));
         return map;
     }
 

@@ -42,4 +42,16 @@ final class Native {
 
     /** The address of a direct buffer's first byte (a mapped file region is one). */
     static native long bufferAddress(java.nio.ByteBuffer buffer);
+
+    /** open(2) read-only, close-on-exec: the descriptor, or -errno. */
+    static native int openRead(String path);
+
+    /** close(2): 0 or -errno. */
+    static native int closeFd(int fd);
+
+    /** pidfd_getfd(2): this process's descriptor for descriptor {@code fd} of process {@code pid}, or -errno. */
+    static native int peerFd(long pid, int fd);
+
+    /** pread(2) of up to {@code length} bytes at {@code position} into {@code into} from {@code offset}: the count (fewer only at the end), or -errno. */
+    static native int fileRead(int fd, long position, byte[] into, int offset, int length);
 }

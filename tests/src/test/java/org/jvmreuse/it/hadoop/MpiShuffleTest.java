@@ -39,6 +39,12 @@ class MpiShuffleTest {
     private static final List<String> HTTP = List.of();
     private static final List<String> CONCURRENT = List.of(PLUGIN, "-Djvmreuse.shuffle.mode=concurrent");
     private static final List<String> BLOCKING = List.of(PLUGIN, "-Djvmreuse.shuffle.mode=blocking");
+    /** The three ways a segment travels: a lent file (one host, the default), chunks over MPI (as between hosts), direct chunks. */
+    private static final List<Map.Entry<String, List<String>>> WAYS = List.of(
+            Map.entry("concurrent-files", CONCURRENT),
+            Map.entry("blocking-mpi", List.of(PLUGIN, "-Djvmreuse.shuffle.mode=blocking", "-Djvmreuse.shuffle.direct=false")),
+            Map.entry("concurrent-chunks", List.of(PLUGIN, "-Djvmreuse.shuffle.mode=concurrent",
+                    "-Djvmreuse.shuffle.direct-files=false")));
     private static final String COUNTERS = "org.jvmreuse.shuffle.MpiShuffle/";
     /** Tests that do not depend on the MPI backend: tests/pom.xml's Java-bindings execution leaves them out. */
     private static final String ONCE = "backend-independent";
@@ -103,6 +109,19 @@ class MpiShuffleTest {
         return served;
     }
 
+    /** How many segments the pools' Shuffle Managers have served by lending their file. */
+    private static long filesLent() throws IOException {
+        long lent = 0;
+        for (int i = 1; i <= cluster.nodeManagers; i++) {
+            try (Stream<Path> logs = Files.list(cluster.dir.resolve("pool" + i + "/logs"))) {
+                for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("manager")).toList()) {
+                    lent += Files.readString(log).split(", file lent\\) to rank", -1).length - 1;
+                }
+            }
+        }
+        return lent;
+    }
+
     /**
      * Every slot's warm-up ran a reducer's shuffle over HTTP and then over MPI (TaskWarmup checks
      * that each merged all the maps' records; a slot whose warm-up fails never serves).
@@ -133,14 +152,15 @@ class MpiShuffleTest {
     }
 
     @Test
-    void terasortIsByteIdenticalOverMpiInBothModes() throws Exception {
+    void terasortIsByteIdenticalOverMpiInEveryWay() throws Exception {
         // 8 maps: more than one NodeManager holds at once, so both nodes serve map outputs.
         run("teragen", HTTP, List.of("-Dmapreduce.job.maps=8"), "40000", data("teragen").toString());
         List<String> sort = List.of("-Dmapreduce.job.reduces=3", "-Dmapreduce.terasort.simplepartitioner=true");
         run("terasort", HTTP, sort, data("teragen").toString(), data("terasort-http").toString());
         Map<String, String> expected = JobOutput.digests(data("terasort-http"));
-        for (var mode : List.of(Map.entry("concurrent", CONCURRENT), Map.entry("blocking", BLOCKING))) {
+        for (var mode : WAYS) {
             Map<Integer, Set<String>> before = servedByPool();
+            long lentBefore = filesLent();
             Job job = run("terasort", mode.getValue(), sort, data("teragen").toString(),
                     data("terasort-" + mode.getKey()).toString());
             assertAllOverMpi(job, 8, 3);
@@ -154,6 +174,12 @@ class MpiShuffleTest {
                 fresh.forEach(s -> reducers.add(s.substring(s.indexOf("<-"))));
             }
             assertTrue(reducers.size() >= 2, "segments went to only " + reducers + " (" + mode.getKey() + ")");
+            long lent = filesLent() - lentBefore;
+            if (mode.getKey().endsWith("-files")) {
+                assertEquals(8L * 3, lent, "every segment's file is lent on this host");
+            } else {
+                assertEquals(0L, lent, mode.getKey() + " lent files");
+            }
             run("teravalidate", mode.getValue(), List.of(), data("terasort-" + mode.getKey()).toString(),
                     data("teravalidate-" + mode.getKey()).toString());
             String report = Files.readString(data("teravalidate-" + mode.getKey()).resolve("part-r-00000"));
@@ -203,7 +229,7 @@ class MpiShuffleTest {
         Path expected = data("wc-clean");
         List<String> options = List.of("-Dmapreduce.job.reduces=2", "-Dmapreduce.job.reduce.slowstart.completedmaps=1.0");
         run("wordcount", HTTP, options, input.toString(), expected.toString());
-        for (var mode : List.of(Map.entry("concurrent", CONCURRENT), Map.entry("blocking", BLOCKING))) {
+        for (var mode : WAYS.subList(0, 2)) { // a lent file's read, chunks over MPI
             try (MapOutputDamage damage = new MapOutputDamage(cluster.dir, 2)) {
                 Job job = run("wordcount", mode.getValue(), options, input.toString(), data("wc-damaged-" + mode.getKey()).toString());
                 assertEquals(Set.of(0, 1, 2, 3), damage.damaged(), "maps damaged before the fetch: " + damage.damaged());
