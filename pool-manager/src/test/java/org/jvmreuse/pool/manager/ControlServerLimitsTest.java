@@ -22,6 +22,7 @@ import org.jvmreuse.pool.protocol.FrameChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * No client can make another wait: the control server's session bound, request deadline and
@@ -35,6 +36,9 @@ class ControlServerLimitsTest extends ManagerTestBase {
 
     private final List<ControlServer> servers = new ArrayList<>();
     private final List<SocketChannel> raw = new ArrayList<>();
+    /** Where the control sockets go; removed after each test. */
+    @TempDir
+    Path dir;
 
     @AfterEach
     void closeServers() throws IOException {
@@ -47,7 +51,7 @@ class ControlServerLimitsTest extends ManagerTestBase {
     }
 
     private Path serve(ThreadFactory threads) throws IOException {
-        Path socket = Files.createTempDirectory("jvmreuse-limits").resolve("control/pool.sock");
+        Path socket = Files.createTempDirectory(dir, "limits").resolve("control/pool.sock");
         ControlServer server = new ControlServer(socket, harness.manager, MAX_SESSIONS, REQUEST_MILLIS, threads);
         servers.add(server);
         server.start();
