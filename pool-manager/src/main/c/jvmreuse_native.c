@@ -158,15 +158,20 @@ JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_kill(JNIEnv *env, 
     return pid > 0 && kill((pid_t)pid, sig) == 0;
 }
 
+/* Where read_into_array reads: process pid's memory from address at, or file fd from position at. */
+struct source {
+    pid_t pid;
+    jlong at;
+    int fd;
+};
+
 /*
- * Copies length bytes at address in process pid into into[offset..]: the bytes read (length),
- * or -errno (EPERM: this process may not read that one's memory; ESRCH: it is gone; EFAULT: the
- * range is not mapped there). The array is pinned for the copy only (a critical region: the
- * garbage collector waits for at most one chunk's copy).
+ * Reads up to length bytes from `from` into into[offset..], looping over short reads: the count,
+ * or -errno. Memory ends a read with EFAULT where nothing more can be copied; a file ends it
+ * early, without error, at its end. The array is pinned for the read only (a critical region:
+ * the garbage collector waits for at most one chunk's copy).
  */
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerRead(JNIEnv *env, jclass cls, jlong pid, jlong address,
-                                                                   jbyteArray into, jint offset, jint length) {
-    (void)cls;
+static jint read_into_array(JNIEnv *env, jbyteArray into, jint offset, jint length, const struct source *from) {
     if (offset < 0 || length < 0 || offset > (*env)->GetArrayLength(env, into) - length) {
         return -EINVAL;
     }
@@ -177,20 +182,40 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerRead(JNIEnv *env, 
     jint total = 0;
     int err = 0;
     while (total < length) {
-        struct iovec local = {base + offset + total, (size_t)(length - total)};
-        struct iovec remote = {(void *)(intptr_t)(address + total), (size_t)(length - total)};
-        ssize_t n = process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0);
+        ssize_t n;
+        if (from->fd >= 0) {
+            n = pread(from->fd, base + offset + total, (size_t)(length - total), (off_t)(from->at + total));
+        } else {
+            struct iovec local = {base + offset + total, (size_t)(length - total)};
+            struct iovec remote = {(void *)(intptr_t)(from->at + total), (size_t)(length - total)};
+            n = process_vm_readv(from->pid, &local, 1, &remote, 1, 0);
+        }
         if (n < 0 && errno == EINTR) {
             continue;
         }
-        if (n <= 0) {
+        if (n < 0 || (n == 0 && from->fd < 0)) {
             err = n < 0 ? errno : EFAULT;
             break;
+        }
+        if (n == 0) {
+            break; /* the end of the file */
         }
         total += (jint)n;
     }
     (*env)->ReleasePrimitiveArrayCritical(env, into, base, 0);
     return err != 0 ? -err : total;
+}
+
+/*
+ * Copies length bytes at address in process pid into into[offset..]: the bytes read (length),
+ * or -errno (EPERM: this process may not read that one's memory; ESRCH: it is gone; EFAULT: the
+ * range is not mapped there).
+ */
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerRead(JNIEnv *env, jclass cls, jlong pid, jlong address,
+                                                                   jbyteArray into, jint offset, jint length) {
+    (void)cls;
+    struct source from = {.pid = (pid_t)pid, .at = address, .fd = -1};
+    return read_into_array(env, into, offset, length, &from);
 }
 
 /* The address of a direct buffer's first byte (0 for a heap buffer). */
@@ -241,34 +266,17 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerFd(JNIEnv *env, jc
 
 /*
  * pread(2) of up to length bytes at position of fd into into[offset..]: the bytes read (fewer
- * only at the end of the file), or -errno. The array is pinned for the read only, as in peerRead.
+ * only at the end of the file), or -errno (EBADF: no such descriptor).
  */
 JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_fileRead(JNIEnv *env, jclass cls, jint fd, jlong position,
                                                                    jbyteArray into, jint offset, jint length) {
     (void)cls;
-    if (position < 0 || offset < 0 || length < 0 || offset > (*env)->GetArrayLength(env, into) - length) {
+    if (fd < 0) {
+        return -EBADF;
+    }
+    if (position < 0) {
         return -EINVAL;
     }
-    jbyte *base = (*env)->GetPrimitiveArrayCritical(env, into, NULL);
-    if (base == NULL) {
-        return -ENOMEM;
-    }
-    jint total = 0;
-    int err = 0;
-    while (total < length) {
-        ssize_t n = pread(fd, base + offset + total, (size_t)(length - total), (off_t)(position + total));
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            err = errno;
-            break;
-        }
-        if (n == 0) {
-            break; /* the end of the file */
-        }
-        total += (jint)n;
-    }
-    (*env)->ReleasePrimitiveArrayCritical(env, into, base, 0);
-    return err != 0 ? -err : total;
+    struct source from = {.pid = 0, .at = position, .fd = fd};
+    return read_into_array(env, into, offset, length, &from);
 }

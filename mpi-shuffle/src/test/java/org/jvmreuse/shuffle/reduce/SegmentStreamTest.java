@@ -344,21 +344,27 @@ class SegmentStreamTest {
         assertEquals(List.of(), mappingsOf(files.data), "every lent chunk is unmapped");
     }
 
-    /** A direct chunk damaged in its copy fails the IFile checksum, as one damaged on the way over MPI does. */
-    @Test
-    void aDirectChunkDamagedInItsCopyFailsTheIFileChecksum() throws Exception {
-        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 14, 3 * CHUNK);
-        try (IFileOutputStream ifile = new IFileOutputStream(Files.newOutputStream(files.data))) {
-            ifile.write(files.partitions[0], 0, 3 * CHUNK - 4);
-        }
-        AtomicBoolean damage = new AtomicBoolean();
-        peerRead = (at, into) -> {
-            int n = InProcessPeer.read(at, into);
-            if (damage.get() && at[3] > 100) {
+    /** {@code read} with byte 50 of every read of over 100 bytes flipped while {@code damage} is set. */
+    private static java.util.function.BiFunction<long[], byte[], Integer> damaging(
+            java.util.function.BiFunction<long[], byte[], Integer> read, AtomicBoolean damage) {
+        return (at, into) -> {
+            int n = read.apply(at, into);
+            if (damage.get() && n > 100) {
                 into[(int) at[2] + 50] ^= 0x10;
             }
             return n;
         };
+    }
+
+    /**
+     * Reads a 3-chunk IFile segment through Hadoop's IFileInputStream, as MapOutput.shuffle does:
+     * whole while {@code damage} is off, a checksum error once it is on. Its files.
+     */
+    private MapOutputFiles readDamaged(int map, AtomicBoolean damage) throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), map, 3 * CHUNK);
+        try (IFileOutputStream ifile = new IFileOutputStream(Files.newOutputStream(files.data))) {
+            ifile.write(files.partitions[0], 0, 3 * CHUNK - 4);
+        }
         SlotLink link = connect(files, p -> p);
         byte[] memory = new byte[3 * CHUNK - 4];
         try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
@@ -373,7 +379,15 @@ class SegmentStreamTest {
                 IOUtils.readFully(new IFileInputStream(s, s.segmentLength(), new JobConf(false)), memory, 0, memory.length);
             }
         });
-        assertEquals(List.of(), mappingsOf(files.data));
+        return files;
+    }
+
+    /** A direct chunk damaged in its copy fails the IFile checksum, as one damaged on the way over MPI does. */
+    @Test
+    void aDirectChunkDamagedInItsCopyFailsTheIFileChecksum() throws Exception {
+        AtomicBoolean damage = new AtomicBoolean();
+        peerRead = damaging(InProcessPeer::read, damage);
+        assertEquals(List.of(), mappingsOf(readDamaged(14, damage).data));
     }
 
     /**
@@ -445,32 +459,9 @@ class SegmentStreamTest {
     /** A lent file's bytes damaged in their read fail the IFile checksum, as a chunk damaged over MPI does. */
     @Test
     void aLentFileDamagedInItsReadFailsTheIFileChecksum() throws Exception {
-        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 17, 3 * CHUNK);
-        try (IFileOutputStream ifile = new IFileOutputStream(Files.newOutputStream(files.data))) {
-            ifile.write(files.partitions[0], 0, 3 * CHUNK - 4);
-        }
         AtomicBoolean damage = new AtomicBoolean();
-        readFile = (at, into) -> {
-            int n = InProcessPeer.readFile(at, into);
-            if (damage.get() && n > 100) {
-                into[(int) at[2] + 50] ^= 0x10;
-            }
-            return n;
-        };
-        SlotLink link = connect(files, p -> p);
-        byte[] memory = new byte[3 * CHUNK - 4];
-        try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
-                .open()) {
-            IOUtils.readFully(new IFileInputStream(s, s.segmentLength(), new JobConf(false)), memory, 0, memory.length);
-        }
-        assertArrayEquals(Arrays.copyOf(files.partitions[0], memory.length), memory, "undamaged, the checksum holds");
-        damage.set(true);
-        assertThrows(ChecksumException.class, () -> {
-            try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
-                    .open()) {
-                IOUtils.readFully(new IFileInputStream(s, s.segmentLength(), new JobConf(false)), memory, 0, memory.length);
-            }
-        });
+        readFile = damaging(InProcessPeer::readFile, damage);
+        readDamaged(17, damage);
         assertEquals(0, openDescriptors());
     }
 

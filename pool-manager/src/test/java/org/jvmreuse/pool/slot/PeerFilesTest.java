@@ -76,6 +76,7 @@ class PeerFilesTest {
         assertEquals(0, PeerFiles.close(fd));
         assertEquals(-EBADF, PeerFiles.read(fd, 0, into, 0, 10), "closed");
         assertEquals(-EBADF, PeerFiles.close(fd));
+        assertEquals(-EBADF, PeerFiles.read(-1, 0, into, 0, 10), "no descriptor");
         assertEquals(-ENOENT, PeerFiles.open(dir.resolve("missing").toString()));
         assertEquals(-ESRCH, PeerFiles.take(Integer.MAX_VALUE - 1, 0), "no such process");
     }
