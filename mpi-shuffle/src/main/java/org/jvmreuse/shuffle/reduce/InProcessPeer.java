@@ -27,6 +27,10 @@ import java.util.function.ToLongFunction;
  * a pool's port uses open, pidfd_getfd and pread.
  */
 final class InProcessPeer {
+    private static final int ENOENT = 2;
+    private static final int EIO = 5;
+    private static final int EBADF = 9;
+
     private static final sun.misc.Unsafe UNSAFE;
     private static final long ADDRESS;
 
@@ -40,10 +44,6 @@ final class InProcessPeer {
             throw new ExceptionInInitializerError(e);
         }
     }
-
-    private static final int ENOENT = 2;
-    private static final int EIO = 5;
-    private static final int EBADF = 9;
 
     /** An open file and how many descriptors name it. */
     private record Open(FileChannel channel, AtomicInteger names) {
