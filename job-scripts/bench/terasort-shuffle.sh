@@ -534,16 +534,16 @@ if ((transport)); then
     transport_mbps=$(sed -n 's/^mpi-shuffle-transport native: shuffle \([0-9]*\) MB\/s.*/\1/p' "$transport_log")
     [[ -n $transport_mbps ]] || die "no native backend result in $transport_log"
 fi
-# phase_ratio PC: http's median shuffle mean / mpi-concurrent's; cpu_ratio PC [mean]: the median (or
-# mean) over the rounds of the CPU seconds of mpi-concurrent / of http during the phase ("n/a" where
-# a variant or THREAD_CPU is missing).
+# csv_ratio PC COLUMN [COLUMN2]: http's median of a CSV column (+ a second one) / mpi-concurrent's
+# (column 7: the shuffle mean); cpu_ratio PC [mean]: the median (or mean) over the rounds of the CPU
+# seconds of mpi-concurrent / of http during the phase ("n/a" where a variant or THREAD_CPU is missing).
 # awk: the median of the numbers in a blank-separated string
 awk_median='function median(s,   n, v, i, j, t) { n = split(s, v, " ")
     for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
     return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
-phase_ratio() {
-    awk -F, -v pc="$1" "$awk_median"'
-        NR > 1 && $3 == pc && ($2 == "http" || $2 == "mpi-concurrent") { m[$2] = m[$2] " " $7 }
+csv_ratio() {
+    awk -F, -v pc="$1" -v a="$2" -v b="${3:-0}" "$awk_median"'
+        NR > 1 && $3 == pc && ($2 == "http" || $2 == "mpi-concurrent") { m[$2] = m[$2] " " ($a + (b ? $b : 0)) }
         END { if (("http" in m) && ("mpi-concurrent" in m) && median(m["mpi-concurrent"]) > 0)
                   printf "%.2fx", median(m["http"]) / median(m["mpi-concurrent"]); else printf "n/a" }' "$out_csv"
 }
@@ -558,13 +558,6 @@ cpu_ratio() {
               if (stat == "mean") printf "%.2fx", (s["mpi-concurrent"] / n["mpi-concurrent"]) / (s["http"] / n["http"])
               else printf "%.2fx", median(m["mpi-concurrent"]) / median(m["http"]) }' "$threads_csv"
 }
-# http's / mpi-concurrent's median of column $2 (+ column $3 if given) of the CSV, parallelcopies $1
-csv_ratio() {
-    awk -F, -v pc="$1" -v a="$2" -v b="${3:-0}" "$awk_median"'
-        NR > 1 && $3 == pc && ($2 == "http" || $2 == "mpi-concurrent") { m[$2] = m[$2] " " ($a + (b ? $b : 0)) }
-        END { if (("http" in m) && ("mpi-concurrent" in m) && median(m["mpi-concurrent"]) > 0)
-                  printf "%.2fx", median(m["http"]) / median(m["mpi-concurrent"]); else printf "n/a" }' "$out_csv"
-}
 # the merge the fetchers no longer wait for shows after the shuffle phase: the time to the reduce, and the jobs'
 printf 'mpi/http shuffle+merge %s (1 fetcher) %s (5 fetchers); job total %s %s\n' "$(csv_ratio 1 7 18)" "$(csv_ratio 5 7 18)" \
     "$(csv_ratio 1 5)" "$(csv_ratio 5 5)"
@@ -574,4 +567,4 @@ printf 'cpu mpi/http, means of the rounds instead of medians: %s (1 fetcher) %s 
     "$(cpu_ratio 1 mean)" "$(cpu_ratio 5 mean)"
 [[ $transport_mbps == n/a ]] || transport_mbps+=" MB/s"
 printf 'shuffle: mpi/http phase %s (1 fetcher) %s (5 fetchers); cpu mpi/http %s %s; transport %s\n' \
-    "$(phase_ratio 1)" "$(phase_ratio 5)" "$(cpu_ratio 1)" "$(cpu_ratio 5)" "$transport_mbps"
+    "$(csv_ratio 1 7)" "$(csv_ratio 5 7)" "$(cpu_ratio 1)" "$(cpu_ratio 5)" "$transport_mbps"

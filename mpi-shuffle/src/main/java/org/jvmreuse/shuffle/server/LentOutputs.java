@@ -34,12 +34,13 @@ final class LentOutputs {
 
     /**
      * Keeps what request {@code requestId} from {@code rank} was lent at {@code offset} until
-     * released, then runs {@code giveBack}; false, and nothing kept, if that request was released
-     * already (the caller gives it back).
+     * released, then runs {@code giveBack}; false, nothing kept and {@code giveBack} run at once,
+     * if that request was released already.
      */
     boolean add(int rank, long requestId, long offset, Runnable giveBack) {
         Request request = new Request(rank, requestId);
         if (released.containsKey(request)) {
+            giveBack.run();
             return false;
         }
         Key key = new Key(request, offset);
@@ -48,7 +49,8 @@ final class LentOutputs {
             old.giveBack.run(); // the same chunk asked for twice: the reducer reads the latest
         }
         if (released.containsKey(request) && lent.remove(key) != null) {
-            return false; // released while being added: the caller gives it back
+            giveBack.run(); // released while being added
+            return false;
         }
         return true;
     }

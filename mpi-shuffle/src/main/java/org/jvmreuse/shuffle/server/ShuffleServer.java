@@ -94,8 +94,7 @@ final class ShuffleServer {
     }
 
     private void serve(int source, Messages.Read read) {
-        ByteBuffer chunk = null;
-        boolean kept = false;
+        ByteBuffer chunk = null; // mapped here and not yet handed on: unmapped if serving fails
         try {
             if (read.release() >= 0) {
                 lent.release(source, read.requestId(), read.release());
@@ -107,12 +106,13 @@ final class ShuffleServer {
             MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
             // A read at or past the end gets no bytes: a reducer may ask ahead before it knows the length.
             int length = (int) Math.min(read.length(), Math.max(0, segment.length() - read.offset()));
+            boolean lendFile = length > 0 && read.file() && port.lendsFilesTo(source);
             if (read.offset() == 0) {
                 log.accept("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
                         + segment.length() + " bytes, " + read.mode().name().toLowerCase()
-                        + (read.file() && port.lendsFilesTo(source) ? ", file lent" : "") + ") to rank " + source);
+                        + (lendFile ? ", file lent" : "") + ") to rank " + source);
             }
-            if (length > 0 && read.file() && port.lendsFilesTo(source)) {
+            if (lendFile) {
                 lendFile(source, read, segment);
                 return;
             }
@@ -127,10 +127,9 @@ final class ShuffleServer {
                         read.offset(), segment.length(), segment.rawLength(), length, port.pid(),
                         port.address().applyAsLong(chunk));
                 ByteBuffer mapped = chunk;
-                kept = lent.add(source, read.requestId(), read.offset(), () -> Mappings.unmap(mapped));
-                if (!kept) {
+                chunk = null; // kept until released, or unmapped at once by add
+                if (!lent.add(source, read.requestId(), read.offset(), () -> Mappings.unmap(mapped))) {
                     port.release().accept(header); // its stream has ended: nobody would copy it
-                    Mappings.unmap(chunk);
                     return;
                 }
                 lentChunks.incrementAndGet();
@@ -149,7 +148,7 @@ final class ShuffleServer {
             failures.incrementAndGet();
             log.accept("warn", "MPI shuffle: cannot serve " + read.mapId() + " partition " + read.reduce() + " to rank "
                     + source + ": " + e.getMessage());
-            if (chunk != null && !kept) {
+            if (chunk != null) {
                 Mappings.unmap(chunk);
             }
             port.send().accept(source, new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode());
@@ -165,8 +164,7 @@ final class ShuffleServer {
         ByteBuffer header = Messages.Data.file(port.buffer().apply(Messages.Data.FILE_HEADER), read.requestId(), read.offset(),
                 segment.length(), segment.rawLength(), port.pid(), fd, segment.start() + read.offset());
         if (!lent.add(source, read.requestId(), read.offset(), () -> port.closeFile().applyAsInt(fd))) {
-            port.release().accept(header); // its stream has ended: nobody would read it
-            port.closeFile().applyAsInt(fd);
+            port.release().accept(header); // its stream has ended: nobody would read it (add closed it)
             return;
         }
         lentFiles.incrementAndGet();
