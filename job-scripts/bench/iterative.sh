@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # iterative.sh -- iterative MapReduce jobs (PageRank, K-means: one job per iteration, so every
-# iteration pays its job's start-up again) in three modes, side by side on ONE real one-machine
+# iteration pays its job's start-up again) in four modes, side by side on ONE real one-machine
 # cluster (ResourceManager, JobHistoryServer, NODEMANAGERS NodeManagers, one pool per NodeManager
 # under one mpirun; the same YARN configuration for all modes), interleaved (the order of the modes
 # rotates from round to round):
@@ -9,16 +9,17 @@
 #           -Dmapreduce.job.ubertask.enable=false (explicit, so that no cluster default changes it)
 #   uber    the same opt-outs with -Dmapreduce.job.ubertask.enable=true: Hadoop's uber mode, every task
 #           inside the job's MRAppMaster (at most 9 maps and 1 reducer, input under a block)
-#   pool    JVMREUSE_POOL=yes for tasks and the MRAppMaster, plus POOL_OPTS: the cluster's defaults
-#           with the pool, under which small jobs run uber inside their AM in a slot (JVMREUSE_UBER)
-#   pool-tasks  (not in the default MODES) the pool with -Dmapreduce.job.ubertask.enable=false: the
-#           tasks of small jobs in slots of their own, the alternative to that default
+#   pool    JVMREUSE_POOL=yes for tasks and the MRAppMaster, plus POOL_OPTS: the pool cluster's
+#           defaults (Hadoop's: uber mode off), every task in a slot of its own, the AM in a slot
+#   pooled-uber  the pool with -Dmapreduce.job.ubertask.enable=true: small jobs run their tasks
+#           one after another inside their AM in a slot (uber mode's semantics, on request only)
 # Workloads: pagerank, kmeans and pagerank-large (LARGE_PARTS input parts and LARGE_REDUCERS reducers,
 # too large for uber mode: stock and pool only; it runs after the small ones).
 #
 # Per (workload, iteration count, mode): ROUNDS runs; every run's result is checked against the
 # single-process reference (verify-pagerank / verify-kmeans) and a wrong result ends the script
-# with status 1; so does an uber run whose jobs did not run uber (or a stock run whose jobs did),
+# with status 1; so does an uber or pooled-uber run whose jobs did not run uber (or a stock or pool
+# run whose jobs did),
 # as the job history records it. Measured by the workloads' driver (docs/workloads.md, "Timings"):
 # total time from iteration 1's submission to the last iteration's end (PageRank's set-up job not
 # counted) and task start-up time within it (the union of the tasks' launch -> user code intervals);
@@ -27,9 +28,10 @@
 # from the NodeManagers' logs). Prints medians per mode, the ratios stock/pool and uber/pool, start-up
 # per iteration, the medians of each phase per iteration at the largest iteration count, and as the
 # very last line:
-#   iterative: N iterations: pagerank pool/uber X.XXx pool/stock Y.YYx; kmeans pool/uber X.XXx pool/stock Y.YYx
-# (N: the largest iteration count run; a ratio is the other mode's median total time divided by the
-# pool's, > 1: the pool is faster; n/a where a workload or mode did not run).
+#   iterative: N iterations: pagerank pool/uber X.XXx pool/stock Y.YYx pooled-uber/uber Z.ZZx; kmeans ...
+# (N: the largest iteration count run; pool/uber is uber's median total time divided by the pool's,
+# > 1: the pool is faster; pooled-uber/uber is uber's over pooled-uber's; n/a where a workload or
+# mode did not run).
 #
 # Writes into OUT_DIR:
 #   results.csv                 the driver's rows (workload,iterations,mode,total_ms,startup_ms; the
@@ -44,7 +46,8 @@
 #
 # Settings (environment):
 #   WORKLOADS          "pagerank kmeans pagerank-large"   which workloads, in this order
-#   MODES              "stock uber pool"   which modes (pagerank-large leaves uber out)
+#   MODES              "stock uber pool pooled-uber"   which modes (pagerank-large leaves both uber
+#                                          modes out)
 #   ITERATIONS         "1 2 4 8"           PageRank iteration counts
 #   KMEANS_ITERATIONS  $ITERATIONS         K-means iteration counts
 #   LARGE_ITERATIONS   "4"                 pagerank-large iteration counts
@@ -54,10 +57,9 @@
 #   POINTS             50000               generate-points --points, with KMEANS_K (8), KMEANS_D (4)
 #   LARGE_GRAPH_NODES  100000              pagerank-large's graph, in LARGE_PARTS (8) parts
 #   REDUCERS           1                   --reducers of pagerank and kmeans (uber mode runs at most
-#                                          one reducer: more with uber in MODES is refused)
+#                                          one reducer: more with uber or pooled-uber in MODES is refused)
 #   LARGE_REDUCERS     4                   --reducers of pagerank-large
-#   POOL_OPTS          ""                  more hadoop options of the pool runs, split at blanks (e.g.
-#                                          "-Dmapreduce.job.ubertask.enable=true": uber inside the pooled AM)
+#   POOL_OPTS          ""                  more hadoop options of the pool runs, split at blanks
 #   NODEMANAGERS       2
 #   OUT_DIR            build/bench/iterative (relative to the repository)
 #   KEEP=1             keeps the cluster dir (${TMPDIR:-/tmp}/jvmreuse-bench-iterative.*) with its logs
@@ -73,7 +75,7 @@ repo=$(cd "$here/../.." && pwd)
 # shellcheck source=job-scripts/lib/bench-cluster.sh
 source "$repo/job-scripts/lib/bench-cluster.sh"
 workloads=${WORKLOADS:-pagerank kmeans pagerank-large}
-modes=${MODES:-stock uber pool}
+modes=${MODES:-stock uber pool pooled-uber}
 pr_iterations=${ITERATIONS:-1 2 4 8}
 km_iterations=${KMEANS_ITERATIONS:-$pr_iterations}
 large_iterations=${LARGE_ITERATIONS:-4}
@@ -106,11 +108,11 @@ for w in $workloads; do
         die "WORKLOADS: unknown workload '$w' (pagerank, kmeans, pagerank-large)"
 done
 for m in $modes; do
-    [[ $m == stock || $m == uber || $m == pool || $m == pool-tasks ]] ||
-        die "MODES: unknown mode '$m' (stock, uber, pool, pool-tasks)"
+    [[ $m == stock || $m == uber || $m == pool || $m == pooled-uber ]] ||
+        die "MODES: unknown mode '$m' (stock, uber, pool, pooled-uber)"
 done
 [[ -n $modes ]] || die "MODES: no mode"
-if [[ " $modes " == *" uber "* ]] && ((reducers > 1)); then
+if [[ " $modes " == *" uber "* || " $modes " == *" pooled-uber "* ]] && ((reducers > 1)); then
     die "REDUCERS=$reducers: uber mode runs at most one reducer (REDUCERS=1, or MODES without uber)"
 fi
 
@@ -124,11 +126,11 @@ counts_of() {
 }
 
 # The modes of workload $1 (pagerank-large is too large for uber mode: uber is stock for it, and
-# pool-tasks is pool).
+# pooled-uber is pool).
 modes_of() {
     local m
     for m in $modes; do
-        if [[ $1 != pagerank-large || ($m != uber && $m != pool-tasks) ]]; then printf '%s ' "$m"; fi
+        if [[ $1 != pagerank-large || ($m != uber && $m != pooled-uber) ]]; then printf '%s ' "$m"; fi
     done
 }
 
@@ -182,33 +184,32 @@ mode_opts() {
     stock) opts+=(-Dmapreduce.job.ubertask.enable=false) ;;
     uber) opts+=(-Dmapreduce.job.ubertask.enable=true) ;;
     pool) opts+=(${pool_opts[@]+"${pool_opts[@]}"}) ;;
-    pool-tasks) opts+=(-Dmapreduce.job.ubertask.enable=false) ;;
+    pooled-uber) opts+=(-Dmapreduce.job.ubertask.enable=true) ;;
     esac
 }
 
-# Ends the script unless the run $1 (mode $2) ran as its mode says: an uber run's jobs all uberized,
-# a stock run's none (from the job history, as the driver recorded it in LABEL-jobs.csv).
+# Ends the script unless the run $1 (mode $2) ran as its mode says: an uber or pooled-uber run's jobs
+# all uberized, a stock or pool run's none (from the job history, as the driver recorded it in LABEL-jobs.csv).
 check_uber() {
     local label=$1 mode=$2 jobs=$out/timings/$1-jobs.csv want wrong
     [[ -s $jobs ]] || die "$label: no $jobs (the driver asks the JobHistoryServer after the run: see $dir/$label.log)"
     case $mode in
-    uber) want=true ;;
-    stock | pool-tasks) want=false ;;
-    *) return 0 ;;
+    uber | pooled-uber) want=true ;;
+    *) want=false ;;
     esac
     wrong=$(awk -F, -v want="$want" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         $col["uberized"] != want { printf "%s%s", sep, $col["job_id"]; sep = " " }' "$jobs")
     if [[ -n $wrong ]]; then
         KEEP=1
-        if [[ $mode == uber ]]; then
+        if [[ $want == true ]]; then
             die "UBER RUN DID NOT RUN UBER: $label: the job history says jobs $wrong were not uberized (Hadoop's limits:" \
                 "mapreduce.job.ubertask.maxmaps maps, 1 reducer, input under a block, AM memory >= task memory; the AM's syslog says why)"
         fi
-        die "$label: jobs $wrong ran uber although the stock runs set -Dmapreduce.job.ubertask.enable=false"
+        die "$label: jobs $wrong ran uber although $mode runs do not ask for it (mapreduce.job.ubertask.enable)"
     fi
 }
 
-# One run: $1 workload, $2 iterations, $3 stock|uber|pool, $4 round (0: warm-up, not counted).
+# One run: $1 workload, $2 iterations, $3 stock|uber|pool|pooled-uber, $4 round (0: warm-up, not counted).
 run_one() {
     local w=$1 n=$2 mode=$3 round=$4 start end label input rc cmd=$1 job_reducers=$reducers opts
     label=$w-${n}it-$mode-r$round
@@ -329,7 +330,8 @@ for w in $workloads; do
     done
 done
 
-# The last line: pool/uber and pool/stock of pagerank and kmeans at the largest iteration count run.
+# The last line: pool/uber, pool/stock and pooled-uber/uber of pagerank and kmeans at the largest
+# iteration count run.
 last_line() {
     local all="" w parts=()
     for w in pagerank kmeans; do
@@ -338,9 +340,12 @@ last_line() {
     local n
     n=$(largest "${all:-$pr_iterations}")
     for w in pagerank kmeans; do
-        local pool
+        local pool uber stock pooled_uber
         pool=$(median "$w" "$n" pool total_ms)
-        parts+=("$w pool/uber $(ratio "$(median "$w" "$n" uber total_ms)" "$pool") pool/stock $(ratio "$(median "$w" "$n" stock total_ms)" "$pool")")
+        uber=$(median "$w" "$n" uber total_ms)
+        stock=$(median "$w" "$n" stock total_ms)
+        pooled_uber=$(median "$w" "$n" pooled-uber total_ms)
+        parts+=("$w pool/uber $(ratio "$uber" "$pool") pool/stock $(ratio "$stock" "$pool") pooled-uber/uber $(ratio "$uber" "$pooled_uber")")
     done
     printf 'iterative: %s iterations: %s; %s\n' "$n" "${parts[0]}" "${parts[1]}"
 }
@@ -393,7 +398,7 @@ last_line() {
     printf ' part of AM start; medians do not add up to the median client time)\n'
     columns=(between_ms submission_ms am_allocation_ms am_start_ms task_allocation_ms task_launches_ms task_work_ms
         commit_ms completion_ms client_ms am_launch_to_main_ms)
-    printf '%-14s %5s %-5s | %8s %8s %8s %8s %10s %8s %8s %8s %8s | %8s %10s\n' workload iter mode between submit \
+    printf '%-14s %5s %-11s | %8s %8s %8s %8s %10s %8s %8s %8s %8s | %8s %10s\n' workload iter mode between submit \
         "AM alloc" "AM start" "task alloc" launches work commit seen client "AM to main"
     for w in $workloads; do
         max=$(largest "$(counts_of "$w")")
@@ -409,7 +414,7 @@ last_line() {
             for c in "${columns[@]}"; do
                 values+=("$(phase_median "$c" "${files[@]}" | awk '{ if ($1 == "nan") print "n/a"; else printf "%.0f\n", $1 }')")
             done
-            printf '%-14s %5d %-5s | %8s %8s %8s %8s %10s %8s %8s %8s %8s | %8s %10s\n' "$w" "$max" "$mode" "${values[@]}"
+            printf '%-14s %5d %-11s | %8s %8s %8s %8s %10s %8s %8s %8s %8s | %8s %10s\n' "$w" "$max" "$mode" "${values[@]}"
         done
     done
     printf '(per run: %s/timings/LABEL-breakdown.txt and .csv)\n' "$out"

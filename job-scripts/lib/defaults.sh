@@ -14,8 +14,11 @@ JVMREUSE_DEFAULTS=(
     JVMREUSE_HDFS=0 JVMREUSE_DAEMON_HEAP=1000m JVMREUSE_STOP_TIMEOUT=10
     # NodeManager heartbeat (ms); empty: 10 ms per node, within 100..1000 (jvmreuse_heartbeat_ms)
     JVMREUSE_HEARTBEAT_MS=
-    # small jobs in uber mode (1/0); empty: with the pool (jvmreuse_ubertask)
+    # small jobs in uber mode (1/0); empty: Hadoop's default, off (jvmreuse_ubertask)
     JVMREUSE_UBER=
+    # 1: the cluster is ready only when every pool slot has warmed up; 0: when the daemons are
+    # (slots join as they warm up; until then containers take the stock path)
+    JVMREUSE_WAIT_WARMUP=0
     JVMREUSE_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
     # hadoop-conf.sh: user template overrides and extra properties (none by default)
     JVMREUSE_CONF_OVERRIDES= JVMREUSE_CORE_SITE_EXTRA= JVMREUSE_YARN_SITE_EXTRA= JVMREUSE_MAPRED_SITE_EXTRA=
@@ -60,12 +63,12 @@ jvmreuse_heartbeat_ms() {
     printf '%s' "$ms"
 }
 
-# mapreduce.job.ubertask.enable: JVMREUSE_UBER=1/0, or when empty whether the pool runs
-# (JVMREUSE_POOL=1): a small job then runs its tasks inside its MRAppMaster, which sits warm in a
-# slot, instead of asking YARN for containers (README, "Small jobs"). Without the pool Hadoop's
-# default stays: uber mode would run the tasks in a cold AM.
+# mapreduce.job.ubertask.enable: true only when JVMREUSE_UBER=1. Uber mode runs a small job's
+# tasks one after another in its MRAppMaster, where they share statics, system properties and
+# JDK-wide state and an exit in one ends the AM's attempt: not what a task in a new JVM sees, so it
+# stays Hadoop's default (off), with the pool as without, unless asked for (README, "Small jobs").
 jvmreuse_ubertask() {
-    if [[ ${JVMREUSE_UBER:-} == 1 || (-z ${JVMREUSE_UBER:-} && $JVMREUSE_POOL == 1) ]]; then
+    if [[ ${JVMREUSE_UBER:-} == 1 ]]; then
         printf true
     else
         printf false

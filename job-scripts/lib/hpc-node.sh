@@ -4,10 +4,12 @@
 #   bash hpc-node.sh WORK_DIR [NODE_INDEX]
 # by `srun --overlap -N1 -n1 -w NODE` (Slurm) or as one rank per node of one MPI launch (PJM: no
 # ssh or srun between nodes; the node index is then the MPI rank + 1). It
-#   - waits (up to JVMREUSE_START_TIMEOUT) for this node's pool to serve, in pool mode, and
-#     writes the outcome to <work>/nodes/<node>/pool.state;
 #   - starts this node's NodeManager (and DataNode with HDFS) with the configuration the master
 #     wrote to <work>/nodes/<node>/conf; PIDs in <work>/nodes/<node>/pids (with the host name);
+#   - in pool mode, waits (up to JVMREUSE_START_TIMEOUT) until this node's pool has started all its
+#     slots and writes the outcome to <work>/nodes/<node>/pool.state: while the NodeManager
+#     already serves (the pool sends containers the stock way until a slot is free), or, with
+#     JVMREUSE_WAIT_WARMUP=1, before the NodeManager starts;
 #   - stays until <work>/stop appears, SIGTERM/SIGINT arrives, or a daemon dies; then stops its
 #     daemons by PID (SIGTERM, SIGKILL after JVMREUSE_STOP_TIMEOUT) and ends what they left on
 #     this node (task containers: processes working in this node's local dirs).
@@ -80,15 +82,14 @@ trap 'log "SIGINT"; exit 130' INT
 log "agent on host $host (node $index of $HPC_N), pid $$"
 mkdir -p "$local_dir" "$nd/pids" "$nd/tmp"
 
-# Waits for this node's pool (pool mode): the executor falls back to stock launches without it.
-if [[ $JVMREUSE_POOL == 1 ]]; then
-    jvmreuse_load_build "$HPC_REPO"
-    socket=$HPC_SOCKET_DIR/pool$index.sock
+# Waits until this node's pool has started all its slots (pool mode) and writes the outcome to
+# pool.state; the executor falls back to stock launches while it cannot take a container.
+wait_for_pool() {
+    local socket=$HPC_SOCKET_DIR/pool$index.sock deadline state='' status
     deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
-    state=''
     while [[ ! -e $work/stop ]]; do
         if status=$(jvmreuse_pool_status_json "$socket") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]; then
-            if [[ $(jvmreuse_status_field "$status" free) == 0 ]]; then
+            if [[ $(jvmreuse_status_field "$status" free) == 0 && $(jvmreuse_status_field "$status" busy) == 0 ]]; then
                 state="NOT serving: no slot could start ($socket)"
             else
                 state="serving: $(jvmreuse_status_slots "$status") ($socket)"
@@ -103,16 +104,29 @@ if [[ $JVMREUSE_POOL == 1 ]]; then
     done
     printf '%s\n' "${state:-NOT serving: stopped before the pool answered}" >"$nd/pool.state"
     log "pool: ${state:-none}"
+}
+
+start_daemons() {
+    jvmreuse_start_nodemanager "$nd" nodemanager "$nd/conf" "$work/master/conf"
+    printf '%s\n' "$host" >"$nd/pids/nodemanager.host"
+    log "NodeManager pid $(cat "$nd/pids/nodemanager.pid")"
+    if [[ $JVMREUSE_HDFS == 1 ]]; then
+        jvmreuse_start_datanode "$nd" "$nd/conf" "$work/master"
+        printf '%s\n' "$host" >"$nd/pids/datanode.host"
+        log "DataNode pid $(cat "$nd/pids/datanode.pid")"
+    fi
+}
+
+if [[ $JVMREUSE_POOL == 1 ]]; then
+    jvmreuse_load_build "$HPC_REPO"
+fi
+if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_WAIT_WARMUP == 1 ]]; then
+    wait_for_pool
 fi
 [[ ! -e $work/stop ]] || exit 0
-
-jvmreuse_start_nodemanager "$nd" nodemanager "$nd/conf" "$work/master/conf"
-printf '%s\n' "$host" >"$nd/pids/nodemanager.host"
-log "NodeManager pid $(cat "$nd/pids/nodemanager.pid")"
-if [[ $JVMREUSE_HDFS == 1 ]]; then
-    jvmreuse_start_datanode "$nd" "$nd/conf" "$work/master"
-    printf '%s\n' "$host" >"$nd/pids/datanode.host"
-    log "DataNode pid $(cat "$nd/pids/datanode.pid")"
+start_daemons
+if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_WAIT_WARMUP == 0 ]]; then
+    wait_for_pool
 fi
 
 while [[ ! -e $work/stop ]]; do

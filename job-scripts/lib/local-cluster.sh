@@ -51,8 +51,11 @@
 #                             0 (default): fs.defaultFS=file:/// (a shared file system, as on Lustre sites)
 #   JVMREUSE_DAEMON_HEAP      -Xmx of the Hadoop daemons (default 1000m, as Hadoop's scripts)
 #   JVMREUSE_HEARTBEAT_MS     the NodeManagers' heartbeat, ms (default 100: 10 per NodeManager, at least 100)
-#   JVMREUSE_UBER             1/0: small jobs run their tasks inside their AM (mapreduce.job.ubertask.enable);
-#                             default: with --pool, where that AM is warm in a slot
+#   JVMREUSE_UBER             1: small jobs run their tasks inside their AM (mapreduce.job.ubertask.enable;
+#                             with --pool that AM is warm in a slot); default off, Hadoop's default
+#   JVMREUSE_WAIT_WARMUP      1: "ready" waits until every pool slot has warmed up; 0 (default): until the
+#                             daemons are up and every pool answers, while slots still warm up (the
+#                             pools send containers the stock way until a slot is free)
 #   JVMREUSE_CLUSTER_TIMEOUT  seconds to wait for the cluster to become healthy (default 180; also
 #                             the pools' JVMREUSE_START_TIMEOUT unless that is set)
 #   JVMREUSE_STOP_TIMEOUT     seconds a daemon gets after SIGTERM before SIGKILL (default 10)
@@ -100,6 +103,10 @@ _jvmreuse_cluster_validate() {
             return 1
         fi
     done
+    if [[ $JVMREUSE_WAIT_WARMUP != [01] ]]; then
+        _jvmreuse_cluster_log "ERROR: JVMREUSE_WAIT_WARMUP must be 0 or 1 (got '$JVMREUSE_WAIT_WARMUP')"
+        return 1
+    fi
     if [[ -n $JVMREUSE_UBER && $JVMREUSE_UBER != [01] ]]; then
         _jvmreuse_cluster_log "ERROR: JVMREUSE_UBER must be empty, 0 or 1 (got '$JVMREUSE_UBER')"
         return 1
@@ -359,6 +366,7 @@ _jvmreuse_cluster_start_pools() {
         JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP \
         JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-5} JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} \
         JVMREUSE_START_TIMEOUT=${JVMREUSE_START_TIMEOUT:-$JVMREUSE_CLUSTER_TIMEOUT} \
+        JVMREUSE_POOL_READY=$( ((JVMREUSE_WAIT_WARMUP == 1)) && echo warm || echo answer) \
         jvmreuse_pool_start &
     JVMREUSE_CLUSTER_POOL_JOB=$!
 }
@@ -376,7 +384,8 @@ _jvmreuse_cluster_abort_pool_starts() {
 }
 
 # One line on the pool of NodeManager $1 (D/pool<i>/pool.sock), and whether it serves: status
-# 0 when it answers, serves and has a free slot (and all its slots started).
+# 0 when it answers, serves and has a free slot (and all its slots started), or, with
+# JVMREUSE_WAIT_WARMUP=0, when it answers and serves while slots still warm up.
 _jvmreuse_cluster_pool_state() {
     local sock=$JVMREUSE_CLUSTER_DIR/pool$1/pool.sock status slots runs state
     if [[ -z ${JVMREUSE_CLIENT:-} || ! -x $JVMREUSE_CLIENT ]]; then
@@ -392,6 +401,10 @@ _jvmreuse_cluster_pool_state() {
         "$(jvmreuse_status_field "$status" running)" "$(jvmreuse_status_field "$status" queued)" \
         "$(jvmreuse_status_field "$status" fallbacks)")
     state=$(jvmreuse_status_field "$status" state)
+    if [[ $state == serving && $(jvmreuse_status_field "$status" starting) != 0 && $JVMREUSE_WAIT_WARMUP == 0 ]]; then
+        printf 'serving, slots %s (warming up: while no started slot is free, containers go the stock way), runs %s' "$slots" "$runs"
+        return 0
+    fi
     if [[ $state != serving || $(jvmreuse_status_field "$status" starting) != 0 || $(jvmreuse_status_field "$status" free) == 0 ]]; then
         printf 'NOT SERVING (%s; slots %s): nodemanager%s runs containers the stock way' "$state" "$slots" "$1"
         return 1
@@ -411,6 +424,8 @@ _jvmreuse_cluster_wait_pools() {
         if ! state=$(_jvmreuse_cluster_pool_state "$i"); then
             down+=("$i")
             states+=("$state")
+        elif [[ $state == *"warming up"* ]]; then
+            _jvmreuse_cluster_log "pool $i: $state"
         fi
     done
     if ((${#down[@]} > 0)); then

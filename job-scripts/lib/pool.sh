@@ -58,6 +58,9 @@
 #   JVMREUSE_SLOT_HEAP   heap of each pool JVM, -Xmx and -Xms (default 1g)
 #   JVMREUSE_JVM_OPTS    extra options for the pool JVMs (word-split)
 #   JVMREUSE_START_TIMEOUT  seconds to wait for the pools (default 120)
+#   JVMREUSE_POOL_READY  what "ready" waits for: "warm" (default) every slot started (warmed up);
+#                        "answer" every pool's manager answers on its socket, while its slots may
+#                        still warm up (the manager sends runs to new JVMs until a slot is free)
 #   JVMREUSE_WARMUP_MAIN, JVMREUSE_WARMUP_CP  a program each slot also runs before it serves, with
 #                        the class path JVMREUSE_WARMUP_CP shared as runs share it (the Hadoop
 #                        cluster runner warms the slots with Hadoop's task code this way)
@@ -501,10 +504,11 @@ jvmreuse_status_slots() {
     printf '%s (free %s, busy %s, starting %s, retired %s)\n' "${counts[@]}"
 }
 
-# Whether the pool at socket $1 answers and has started all its slots.
+# Whether the pool at socket $1 answers and, unless JVMREUSE_POOL_READY=answer, has started all its slots.
 _jvmreuse_pool_started() {
     local status
-    status=$(jvmreuse_pool_status_json "$1") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]
+    status=$(jvmreuse_pool_status_json "$1") &&
+        [[ ${JVMREUSE_POOL_READY:-warm} == answer || $(jvmreuse_status_field "$status" starting) == 0 ]]
 }
 
 # Makes $1 the pool's private directory (socket, FIFOs, logs): created with mode 700 in one step,
@@ -545,6 +549,10 @@ jvmreuse_pool_start() {
     pid_file=$(jvmreuse_pool_pid_file) || return 1
     log=$(_jvmreuse_pool_mpirun_log) || return 1
     timeout=${JVMREUSE_START_TIMEOUT:-120}
+    if [[ ${JVMREUSE_POOL_READY:-warm} != warm && $JVMREUSE_POOL_READY != answer ]]; then
+        _jvmreuse_log "ERROR: JVMREUSE_POOL_READY must be warm or answer (got '$JVMREUSE_POOL_READY')"
+        return 1
+    fi
     for socket in "${sockets[@]}"; do
         if jvmreuse_pool_status_json "$socket" >/dev/null; then
             _jvmreuse_log "ERROR: a pool is already serving $socket (mpirun pid $(cat "$pid_file" 2>/dev/null || echo '?'));" \
@@ -600,7 +608,9 @@ jvmreuse_pool_start() {
             continue
         fi
         status=$(jvmreuse_pool_status_json "${sockets[i]}" || true)
-        if [[ $(jvmreuse_status_field "$status" free) == 0 ]]; then
+        if [[ $(jvmreuse_status_field "$status" starting) != 0 ]]; then
+            continue # JVMREUSE_POOL_READY=answer: its slots still warm up
+        elif [[ $(jvmreuse_status_field "$status" free) == 0 ]]; then
             failed+=("$i")
             reasons+=("$(_jvmreuse_pool_name "$i" "$pools") (socket ${sockets[i]}): no slot could start")
             details+=("$("$JVMREUSE_CLIENT" --socket "${sockets[i]}" status 2>&1 || true)")
@@ -629,10 +639,12 @@ jvmreuse_pool_start() {
         _jvmreuse_log "ready, but $((pools - ${#failed[@]})) of $pools pools only: mpirun pid $JVMREUSE_POOL_PID, logs: $log"
         return 2
     fi
+    local what=ready
+    [[ ${JVMREUSE_POOL_READY:-warm} == warm ]] || what="answering (slots still warming up serve as they are ready)"
     if ((pools == 1)); then
-        _jvmreuse_log "ready: pid $JVMREUSE_POOL_PID, socket ${sockets[0]}, logs in $(dirname "${sockets[0]}")/logs"
+        _jvmreuse_log "$what: pid $JVMREUSE_POOL_PID, socket ${sockets[0]}, logs in $(dirname "${sockets[0]}")/logs"
     else
-        _jvmreuse_log "ready: $pools pools, mpirun pid $JVMREUSE_POOL_PID (in $pid_file), sockets ${sockets[*]}"
+        _jvmreuse_log "$what: $pools pools, mpirun pid $JVMREUSE_POOL_PID (in $pid_file), sockets ${sockets[*]}"
     fi
 }
 

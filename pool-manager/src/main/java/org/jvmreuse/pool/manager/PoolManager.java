@@ -33,7 +33,10 @@ import org.jvmreuse.pool.protocol.RunSpec;
  * runs user code itself. A slot that leaves service (retires or dies) is replaced by a spare rank
  * while any is left ({@link SpareRanks}). Application masters hold at most {@code amSlots} slots
  * at once; one that waits for that cap lets the runs queued behind it pass (docs/design.md,
- * "Application masters and tasks share slots"). All mutable state is guarded by {@code this}.
+ * "Application masters and tasks share slots"). While its slots still warm up after the pool's
+ * start, a run that finds no free slot goes to a new JVM at once instead of waiting: a pool that
+ * serves before it is warm is never slower than the stock path (docs/design.md, "Serving while
+ * warming up"). All mutable state is guarded by {@code this}.
  */
 public final class PoolManager implements MpiTransport.Handler {
     private final PoolTopology topology;
@@ -54,6 +57,9 @@ public final class PoolManager implements MpiTransport.Handler {
     private long fallbacks;
     private boolean draining;
     private boolean stopping;
+    /** Until every slot started once (said HELLO or left): the pool's warm-up. */
+    private boolean warmingUp = true;
+    private final long startNanos = System.nanoTime();
 
     public PoolManager(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells, int amSlots) {
         this.topology = topology;
@@ -91,7 +97,11 @@ public final class PoolManager implements MpiTransport.Handler {
         } else {
             queue.add(run);
             dispatchQueue();
-            if (run.state == PoolRun.State.QUEUED) {
+            if (run.state == PoolRun.State.QUEUED && warmingUp) {
+                dequeue(run);
+                fallback(run, "the pool is still warming up (" + slots.count(SlotTable.State.STARTING) + " of "
+                        + slots.size() + " slots starting) and no started slot is free");
+            } else if (run.state == PoolRun.State.QUEUED) {
                 run.client.queued(queue.size());
                 run.waitTimer = timers.schedule(() -> waitExpired(run), run.waitMillis, TimeUnit.MILLISECONDS);
             }
@@ -128,6 +138,9 @@ public final class PoolManager implements MpiTransport.Handler {
 
     private void fallback(PoolRun run, String reason) {
         fallbacks++;
+        // the client says why only with -v: the pool's log is where an admin finds it
+        PoolLog.get().info("run " + run.id + " (" + run.spec.kind().name().toLowerCase(java.util.Locale.ROOT) + ", "
+                + run.spec.mainClass() + ") goes to a new JVM: " + reason);
         run.state = PoolRun.State.FINISHED;
         run.client.fallback(reason);
     }
@@ -231,6 +244,7 @@ public final class PoolManager implements MpiTransport.Handler {
     private void leaveService(int slot, String reason, String runMessage) {
         int rank = slots.rank(slot);
         slots.retire(slot, reason);
+        noteWarmUpEnd();
         endRunsOf(slot, runMessage);
         int spare = draining ? -1 : spares.promote();
         if (spare >= 0) {
@@ -244,6 +258,15 @@ public final class PoolManager implements MpiTransport.Handler {
             failQueuedIfNoSlotLeft();
         }
         dispatchQueue(); // an application master waiting for the cap may go now
+    }
+
+    /** Ends the pool's warm-up once no slot of its start is still starting (spares warm later). */
+    private void noteWarmUpEnd() {
+        if (warmingUp && slots.count(SlotTable.State.STARTING) == 0) {
+            warmingUp = false;
+            PoolLog.get().info(String.format("warm-up done %.1f s after the manager started: %d of %d slots serve",
+                    (System.nanoTime() - startNanos) / 1e9, slots.size() - slots.count(SlotTable.State.RETIRED), slots.size()));
+        }
     }
 
     /** The runs of a slot that left service without reporting them done end as killed, with why. */
@@ -279,6 +302,7 @@ public final class PoolManager implements MpiTransport.Handler {
             case Tags.HELLO -> {
                 long pid = in.readLong();
                 slots.ready(slot, pid, in.readUTF());
+                noteWarmUpEnd();
                 dispatchQueue();
             }
             case Tags.STARTED -> {

@@ -99,6 +99,16 @@ final class ManagerHarness implements AutoCloseable {
     }
 
     private static ManagerHarness start(int slotCount, int outsiderCount, int spareCount, int amSlots) throws IOException {
+        return start(slotCount, outsiderCount, spareCount, amSlots, slotCount);
+    }
+
+    /** A manager with {@code slotCount} slots of which only the first {@code ready} said HELLO: the others still warm up. */
+    static ManagerHarness warmingUp(int slotCount, int ready) throws IOException {
+        return start(slotCount, 0, 0, PoolOptions.parse(new String[0]).amSlotCap(slotCount), ready);
+    }
+
+    private static ManagerHarness start(int slotCount, int outsiderCount, int spareCount, int amSlots, int ready)
+            throws IOException {
         ManagerHarness harness = new ManagerHarness(slotCount, outsiderCount, spareCount, amSlots);
         try {
             // The socket file appears at bind(2), a moment before the manager listens on it.
@@ -106,12 +116,14 @@ final class ManagerHarness implements AutoCloseable {
             harness.assertManagerHealthy();
             for (ScriptedSlot slot : harness.slots) {
                 slot.connectDoorbell(harness.socket);
-                slot.hello();
+                if (harness.slots.indexOf(slot) < ready) {
+                    slot.hello();
+                }
             }
             for (ScriptedSlot spare : harness.spares) {
                 spare.connectDoorbell(harness.socket);
             }
-            harness.awaitStatus("every slot is free", "slots: " + slotCount + " (free " + slotCount + ",");
+            harness.awaitStatus("the ready slots are free", "slots: " + slotCount + " (free " + ready + ",");
             return harness;
         } catch (IOException | RuntimeException | Error e) {
             harness.close();

@@ -72,6 +72,39 @@ class PoolManagerQueueTest extends ManagerTestBase {
         next.expect("exit");
     }
 
+    /**
+     * While slots still warm up after the pool's start, a run that finds no free slot goes to a new
+     * JVM at once (waiting for a warming slot could be slower than the stock path); once every slot
+     * has started, runs queue for a busy slot as before.
+     */
+    @Test
+    void whileSlotsWarmUpARunWithNoFreeSlotFallsBackAtOnceAfterwardsItQueues() throws Exception {
+        harness = ManagerHarness.warmingUp(2, 1);
+        ScriptedSlot warm = harness.slot(0);
+        ScriptedSlot warming = harness.slot(1);
+        ControlClient first = harness.run("First", LONG_WAIT);
+        long firstId = startOn(warm, first, "First");
+        String reason = harness.run("Second", LONG_WAIT).expect("fallback").get("reason");
+        assertTrue(reason.contains("still warming up (1 of 2 slots starting)"), reason);
+        warming.assertNothingFor(QUIET);
+
+        warming.hello();
+        harness.awaitStatus("the second slot is up", "slots: 2 (free 1,");
+        ControlClient third = harness.run("Third", LONG_WAIT);
+        long thirdId = startOn(warming, third, "Third");
+        ControlClient fourth = harness.run("Fourth", LONG_WAIT);
+        assertEquals("1", fourth.expect("queued").get("position"), "every slot started: a run waits for a busy one");
+        warm.done(firstId, 0);
+        first.expect("exit");
+        warm.free(firstId);
+        warm.finishRun(warm.nextLaunch("Fourth"), 0);
+        fourth.expect("started");
+        fourth.expect("exit");
+        warming.done(thirdId, 0);
+        third.expect("exit");
+        assertTrue(harness.status().contains("runs: completed 3, running 0, queued 0, fallbacks 1"), harness.status()::toString);
+    }
+
     @Test
     void aRunFallsBackAtOnceWhenEverySlotHasRetired() throws Exception {
         harness = ManagerHarness.start(2);

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * MRAppMasters in pool slots, on one NodeManager whose pool has 3 slots (AMs may hold 2) and
- * whose YARN takes up to 4 containers, 3 of them AMs, with the pool cluster's defaults (small jobs
- * run uber, inside their AM): what YARN and the job client rely on works with the AM in a slot
+ * whose YARN takes up to 4 containers, 3 of them AMs, with uber mode turned on for the cluster
+ * (JVMREUSE_UBER=1: small jobs run uber, inside their AM): what YARN and the job client rely on works with the AM in a slot
  * (its web UI through the ResourceManager's proxy, job history, container logs, uber mode inside
  * it), and more concurrent jobs than slots all finish, with the pool never giving AMs more than
  * their share.
@@ -40,7 +40,7 @@ class AppMasterSlotsTest {
     static void startCluster() throws Exception {
         // Hadoop 2.2 counts the AM share in 256 MB units: 2048 / 256 x 0.3125 = 2.5, so 3 AMs of
         // 512 MB, which leave room for one task (a larger share lets AMs fill the node: deadlock)
-        cluster = HadoopCluster.start(Map.of("JVMREUSE_UBER", "",
+        cluster = HadoopCluster.start(Map.of("JVMREUSE_UBER", "1",
                 "JVMREUSE_MAPRED_SITE_EXTRA", "yarn.app.mapreduce.am.resource.mb=512",
                 "JVMREUSE_CAPACITY_SCHEDULER_EXTRA", "yarn.scheduler.capacity.maximum-am-resource-percent=0.3125"),
                 1, "--pool", "--slots", "3");
@@ -132,7 +132,7 @@ class AppMasterSlotsTest {
         }
     }
 
-    /** A small job runs its tasks inside its AM (the pool cluster's default), which runs in a slot. */
+    /** A small job runs its tasks inside its AM (JVMREUSE_UBER=1: pooled uber), which runs in a slot. */
     @Test
     void uberModeInsideAPooledAppMaster() throws Exception {
         Path input = JobJars.lines(cluster.dir.resolve("data"), "uber-in", 3);

@@ -56,11 +56,10 @@ public final class HadoopCluster implements AutoCloseable {
         command.addAll(Arrays.asList(options));
         HadoopCluster cluster = new HadoopCluster(dir, nodeManagers);
         // One run of each warm-up per slot, and no shuffle in it (MpiShuffleTest's has one): the
-        // tests check behaviour, not speed. Small jobs run their tasks in containers (a pool
-        // cluster's default runs them inside their AM: AppMasterSlotsTest), which is what most
-        // tests look at.
+        // tests check behaviour, not speed. Ready once every slot has warmed up, so that the
+        // tests' jobs find warm slots (WarmUpWhileServingTest starts the cluster's default way).
         Map<String, String> all = new java.util.HashMap<>(Map.of("JVMREUSE_WARMUP_MAIN_RUNS", "1",
-                "JVMREUSE_WARMUP_RUNS", "5", "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_UBER", "0"));
+                "JVMREUSE_WARMUP_RUNS", "5", "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_WAIT_WARMUP", "1"));
         all.putAll(env);
         Result started = Pool.exec(command, all, null, 300);
         if (started.code() != 0) {

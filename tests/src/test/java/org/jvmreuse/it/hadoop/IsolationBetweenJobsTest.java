@@ -18,9 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.jvmreuse.it.NativeCounterLibrary;
 
 /**
- * Two jobs in a row on the same slots, from two job jars that define the same class with
- * different behaviour: each task sees its own jar's class, fresh statics, only its own job's
- * tokens, environment, system properties and configuration, and the JVM_PID of the JVM it runs in.
+ * Two jobs in a row on the same slots of a pool cluster with its default settings, from two job
+ * jars that define the same class with different behaviour: each task sees its own jar's class,
+ * fresh statics, only its own job's tokens, environment, system properties, JDK registries and
+ * configuration, and the JVM_PID of the JVM it runs in; the jobs are small enough for uber mode,
+ * which stays off unless a job asks for it (then its tasks share one JVM, as in Hadoop).
  * And a job jar that bundles its own version of a class Hadoop ships sees the version stock Hadoop
  * gives it, with mapreduce.job.user.classpath.first on and off.
  */
@@ -50,7 +52,13 @@ class IsolationBetweenJobsTest {
         long before = cluster.pooledRuns();
         Job job = cluster.job(jar, args);
         assertTrue(job.succeeded(), "probe job " + marker + " failed:\n" + job);
+        assertTrue(job.toString().contains("running in uber mode : false"), "uber mode is off by default:\n" + job);
         assertEquals(3, cluster.pooledRuns() - before, "all three tasks of " + marker + " ran in the slot");
+        return lines(out);
+    }
+
+    /** ProbeJob's output lines, one per task: attempt and name=value facts. */
+    private static List<Map<String, String>> lines(Path out) throws Exception {
         List<Map<String, String>> lines = new ArrayList<>();
         try (Stream<Path> parts = Files.list(out)) {
             for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
@@ -86,6 +94,7 @@ class IsolationBetweenJobsTest {
                 assertEquals(tag, task.get("leakProperty"), "only its own -D: " + what);
                 assertEquals(tag, task.get("leakEnv"), "only its own environment: " + what);
                 assertEquals("null", task.get("leakConf"), "no configuration left by a task before: " + what);
+                assertEquals("null", task.get("leakSecurity"), "no security property left by a task before: " + what);
                 assertEquals(tag, task.get("jobConf"), what);
                 assertEquals("true", task.get("jvmPidMatches"), "JVM_PID is the JVM running the task: " + what);
                 String jobId = task.get("attempt").replaceFirst("^attempt_(\\d+_\\d+)_.*", "job_$1");
@@ -98,6 +107,27 @@ class IsolationBetweenJobsTest {
         }
         assertEquals(containers.size(), containers.stream().distinct().count(), "each task its own container");
         assertFalse(first.get(0).get("attempt").split("_")[2].equals(second.get(0).get("attempt").split("_")[2]));
+    }
+
+    /**
+     * A job that asks for uber mode gets Hadoop's uber semantics: its tasks run one after another in
+     * its MRAppMaster and see what the tasks before them left (statics, system properties, JDK
+     * registries). Uber mode is the job's choice, never the pool's.
+     */
+    @Test
+    void uberModeOnlyWhenAJobAsksForItAndThenItsTasksShareTheirJvm() throws Exception {
+        Path input = JobJars.lines(cluster.dir.resolve("data"), "uber-probe-in", 3);
+        Path out = cluster.dir.resolve("data/uber-probe");
+        List<String> args = new ArrayList<>(JobJars.main("ProbeJob"));
+        args.addAll(List.of("-Dmapreduce.job.ubertask.enable=true", input.toString(), out.toString()));
+        Job job = cluster.job(JobJars.withMarker(cluster.dir, "uber"), args);
+        assertTrue(job.succeeded(), "uber probe job failed:\n" + job);
+        assertTrue(job.toString().contains("running in uber mode : true"), "the job asked for uber mode:\n" + job);
+        List<Map<String, String>> tasks = lines(out);
+        assertEquals(List.of("0", "1", "2"), tasks.stream().map(t -> t.get("staticCallsBefore")).sorted().toList(),
+                "uber tasks share their AM's statics: " + tasks);
+        assertEquals(2, tasks.stream().filter(t -> t.get("leakSecurity").startsWith("left by attempt_")).count(),
+                "uber tasks see the security property a task before them set: " + tasks);
     }
 
     /**

@@ -12,7 +12,7 @@ import javax.tools.ToolProvider;
 import org.jvmreuse.it.Pool;
 
 /** Job jars for the Hadoop tests: the test jobs, with a Marker class of the caller's choosing. */
-final class JobJars {
+public final class JobJars {
     private static final Path CLASSES = Pool.REPO.resolve("tests/target/test-classes");
     private static final String JOBS = "org/jvmreuse/it/hadoop/jobs/";
 
@@ -20,7 +20,7 @@ final class JobJars {
     }
 
     /** A jar of the test jobs whose {@code Marker.describe()} returns {@code marker}. */
-    static Path withMarker(Path dir, String marker) throws IOException {
+    public static Path withMarker(Path dir, String marker) throws IOException {
         return withClass(dir, marker, "org.jvmreuse.it.hadoop.jobs.Marker",
                 "public final class Marker { public static String describe() { return \"" + marker + "\"; } }");
     }
@@ -61,7 +61,7 @@ final class JobJars {
     }
 
     /** An input file of {@code lines} lines: one map task per line with NLineInputFormat. */
-    static Path lines(Path dir, String name, int lines) throws IOException {
+    public static Path lines(Path dir, String name, int lines) throws IOException {
         Path file = Files.createDirectories(dir.resolve(name)).resolve("lines.txt");
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < lines; i++) {
@@ -88,7 +88,7 @@ final class JobJars {
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
-    static List<String> main(String className) {
+    public static List<String> main(String className) {
         return List.of("org.jvmreuse.it.hadoop.jobs." + className);
     }
 }

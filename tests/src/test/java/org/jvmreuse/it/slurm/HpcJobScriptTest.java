@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.it.Pool;
 import org.jvmreuse.it.Pool.Result;
+import org.jvmreuse.it.hadoop.JobJars;
 
 /**
  * The batch job scripts of job-scripts/sbatch and job-scripts/pjsub (library job-scripts/lib/hpc-job.sh)
@@ -62,11 +63,25 @@ class HpcJobScriptTest {
 
     // ---------------------------------------------------------------------------------------
 
+    /**
+     * PageRank with the batch job's defaults on three nodes, and after it (in the post hook, with
+     * the job's cluster) a 3-map job small enough for uber mode whose tasks leave a static, a system
+     * property and a security property behind: with the job's defaults every task runs in a slot of
+     * its own and sees none of them, as in a new JVM (uber mode only on request).
+     */
     @Test
     void pageRankWithPoolsOnThreeNodesMatchesTheReferenceWithHooksAroundIt() throws Exception {
+        Path probe = testbed.jobs.resolve("probe.sh");
+        Files.writeString(probe, """
+                #!/bin/bash
+                set -euo pipefail
+                hadoop jar %s %s %s "$JVMREUSE_OUTPUT_DIR/probe" >"$JVMREUSE_OUTPUT_DIR/probe.log" 2>&1
+                """.formatted(JobJars.withMarker(testbed.jobs, "hpc-defaults"), JobJars.main("ProbeJob").get(0),
+                JobJars.lines(testbed.jobs, "hpc-probe-in", 3)));
+        probe.toFile().setExecutable(true);
         Map<String, String> env = settings(Map.of("JVMREUSE_WORKLOAD", "pagerank", "JVMREUSE_PAGERANK_NODES", "2000",
                 "JVMREUSE_ITERATIONS", "2", "JVMREUSE_PRE_HOOK", hook("pre").toString(),
-                "JVMREUSE_POST_HOOK", hook("post").toString() + " --after"));
+                "JVMREUSE_POST_HOOK", hook("post").toString() + " --after && " + probe));
         long id = submitFile(SBATCH, 3, env);
         testbed.awaitGone(id, 420_000);
         String out = testbed.outputText(id);
@@ -103,6 +118,20 @@ class HpcJobScriptTest {
                 "pre args= workload-log=no conf=" + conf + " hadoop=" + hadoop + " rm=\"activeNodes\":3",
                 "post args=--after workload-log=yes conf=" + conf + " hadoop=" + hadoop + " rm=\"activeNodes\":3"),
                 Files.readAllLines(dir.resolve("hooks.txt")), out);
+        String probeLog = read(dir.resolve("probe.log"));
+        assertTrue(probeLog.contains("running in uber mode : false"), "uber mode is off by default:\n" + probeLog);
+        List<String> probeLines = new ArrayList<>();
+        try (Stream<Path> parts = Files.list(dir.resolve("probe"))) {
+            for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                probeLines.addAll(Files.readAllLines(part));
+            }
+        }
+        assertEquals(3, probeLines.size(), "one line per task: " + probeLines);
+        for (String line : probeLines) {
+            for (String fact : List.of("staticCallsBefore=0", "leakProperty=null", "leakSecurity=null", "marker=hpc-defaults")) {
+                assertTrue(("\t" + line + "\t").contains("\t" + fact + "\t"), "a task saw what a new JVM would not: " + line);
+            }
+        }
     }
 
     /** A hook script that appends what it saw to the job's hooks.txt: its name, args, whether the workload ran, its env. */

@@ -14,8 +14,9 @@ import org.apache.hadoop.util.ToolRunner;
 
 /**
  * A map-only job whose every task writes one line of what it sees of its JVM: the job jar's
- * Marker class, a static counter, its environment, tokens, system properties and a
- * Configuration setting. Input: a file with one line per map task. Args: in out.
+ * Marker class, a static counter, its environment, tokens, system properties, a JDK-wide registry
+ * (a security property) and a Configuration setting. Input: a file with one line per map task.
+ * Args: in out.
  */
 public class ProbeJob extends Configured implements Tool {
     /** Counts map calls in this class's statics: a fresh JVM (or loader) starts at 0. */
@@ -42,12 +43,14 @@ public class ProbeJob extends Configured implements Tool {
                     + "\tleakProperty=" + System.getProperty("jvmreuse.test.leak")
                     + "\tleakEnv=" + System.getenv("JVMREUSE_TEST_LEAK")
                     + "\tleakConf=" + new Configuration().get("jvmreuse.test.leak")
+                    + "\tleakSecurity=" + java.security.Security.getProperty("jvmreuse.test.leak")
                     + "\tjobConf=" + context.getConfiguration().get("jvmreuse.test.job")
                     + "\ttmpdir=" + System.getProperty("java.io.tmpdir")
                     + "\tcwd=" + new java.io.File("").getAbsolutePath()
                     + "\tuser=" + UserGroupInformation.getCurrentUser().getShortUserName();
-            // Leave state behind on purpose: a static, a system property, a conf default.
+            // Leave state behind on purpose: a static, a system property, a JDK registry, a conf default.
             System.setProperty("jvmreuse.test.leak", "left by " + context.getTaskAttemptID());
+            java.security.Security.setProperty("jvmreuse.test.leak", "left by " + context.getTaskAttemptID());
             Configuration.addDefaultResource("jvmreuse-test-leak.xml");
             context.write(new Text(context.getTaskAttemptID().toString()), new Text(line));
         }
