@@ -5,7 +5,9 @@
 #   bench_cluster_dir NAME   a new dir ${TMPDIR:-/tmp}/jvmreuse-bench-NAME.XXXXXX in `dir`; on exit the
 #                            cluster in it is stopped and the dir removed (kept, and said so, with KEEP=1)
 #   bench_cluster_start ARGS...
-#                            `jvmreuse-cluster start --pool ARGS...` in `dir`, its env.sh sourced;
+#                            `jvmreuse-cluster start --pool ARGS...` in `dir`, its env.sh sourced,
+#                            once every slot has warmed up (JVMREUSE_WAIT_WARMUP=1: the benchmarks
+#                            compare warm pools; bench/allocation.sh measures the start itself);
 #                            refuses to go on unless every pool serves (a "pool" run on pools that
 #                            do not serve would be a stock run, and the comparison stock against stock)
 #   bench_cluster_stop_with PID
@@ -23,7 +25,7 @@ bench_cluster_dir() {
 
 bench_cluster_start() {
     local status
-    "$repo/job-scripts/bin/jvmreuse-cluster" start --dir "$dir" --pool "$@"
+    JVMREUSE_WAIT_WARMUP=1 "$repo/job-scripts/bin/jvmreuse-cluster" start --dir "$dir" --pool "$@"
     # shellcheck source=/dev/null
     source "$dir/env.sh"
     status=$("$repo/job-scripts/bin/jvmreuse-cluster" status --dir "$dir" 2>&1) || true
