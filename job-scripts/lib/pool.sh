@@ -66,6 +66,8 @@
 #                        cluster runner warms the slots with Hadoop's task code this way)
 #   JVMREUSE_WARMUP_MAIN_RUNS  how many runs of it (default 10)
 #   JVMREUSE_WARMUP_RUNS runs of the pool's built-in warm-up program (default 100)
+#   JVMREUSE_WARMUP_PARALLEL  at most this many of the user's JVMs warm up at once on a host
+#                        (default: a quarter of its CPUs, at least 1; 0: no limit)
 #
 # With several nodes, the start waits for the pools of this host only (the first node's: the
 # others' sockets are on the other nodes); %h is this host's short name, as PoolMain's.
@@ -454,6 +456,9 @@ jvmreuse_pool_command() {
     fi
     if [[ -n ${JVMREUSE_POOL_LOG_DIR:-} ]]; then
         JVMREUSE_POOL_CMD+=(--log-dir "$JVMREUSE_POOL_LOG_DIR")
+    fi
+    if [[ -n ${JVMREUSE_WARMUP_PARALLEL:-} ]]; then
+        JVMREUSE_POOL_CMD+=(--warmup-parallel "$JVMREUSE_WARMUP_PARALLEL")
     fi
     if [[ -n ${JVMREUSE_WARMUP_RUNS:-} ]]; then
         JVMREUSE_POOL_CMD+=(--warmup-runs "$JVMREUSE_WARMUP_RUNS")

@@ -11,11 +11,12 @@ import org.jvmreuse.pool.manager.PrivateDirectory;
 
 /**
  * Command-line options of a pool process; every rank of one mpirun gets the same ones.
- * {@code amSlots} is {@code --am-slots}, null when not given ({@link #amSlotCap}).
+ * {@code amSlots} is {@code --am-slots}, null when not given ({@link #amSlotCap});
+ * {@code warmupParallel} is {@code --warmup-parallel} (0: no limit).
  */
 public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, int spares,
                           long threadStopMillis, int warmupRuns, LibraryWarmup libraryWarmup, Service service,
-                          Integer amSlots) {
+                          Integer amSlots, int warmupParallel) {
 
     /**
      * A program each slot runs {@code runs} times after the built-in warm-up, with
@@ -58,6 +59,9 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "  --warmup-main CLASS      then runs CLASS (with --warmup-cp shared, as runs share it)",
             "  --warmup-cp LIBS         the shared class path of those runs (':'-separated)",
             "  --warmup-main-runs N     how many times (default 10)",
+            "  --warmup-parallel N      at most N JVMs of this user warm up at once on a host, the others",
+            "                           wait their turn (default: a quarter of the host's CPUs, at least",
+            "                           1; 0: no limit)",
             "  --service CLASS          a service each manager process starts (e.g. the MPI Shuffle",
             "                           Manager, org.jvmreuse.shuffle.server.ShuffleManager)",
             "  --service-cp CP          its class path (':'-separated; dir/* for the jars in dir)",
@@ -74,6 +78,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         String warmupMain = null;
         String warmupCp = null;
         int warmupMainRuns = 10;
+        int warmupParallel = Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
         String service = null;
         String serviceCp = null;
         Map<String, String> serviceOptions = new LinkedHashMap<>();
@@ -90,6 +95,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 case "--warmup-main" -> warmupMain = value(args, ++i, arg);
                 case "--warmup-cp" -> warmupCp = value(args, ++i, arg);
                 case "--warmup-main-runs" -> warmupMainRuns = number(value(args, ++i, arg), arg, 0);
+                case "--warmup-parallel" -> warmupParallel = number(value(args, ++i, arg), arg, 0);
                 case "--service" -> service = value(args, ++i, arg);
                 case "--service-cp" -> serviceCp = value(args, ++i, arg);
                 case "--service-opt" -> {
@@ -122,7 +128,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 : new Service(service, serviceCp == null ? List.of() : List.of(serviceCp.split(":")),
                         Map.copyOf(serviceOptions));
         return new PoolOptions(socket, logDir, ranksPerPool, spares, threadStop, warmupRuns, library, serviceSpec,
-                amSlots);
+                amSlots, warmupParallel);
     }
 
     /**

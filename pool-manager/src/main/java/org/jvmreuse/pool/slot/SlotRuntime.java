@@ -49,6 +49,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final int managerRank;
     private final long threadStopMillis;
     private final int warmupRuns;
+    private final int warmupParallel;
     private final PoolOptions.LibraryWarmup libraryWarmup;
     private final ServicePort port;
     private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>();
@@ -65,6 +66,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
         this.port = port;
         this.doorbellKey = doorbellKey;
         this.warmupRuns = options.warmupRuns();
+        this.warmupParallel = options.warmupParallel();
         this.libraryWarmup = options.libraryWarmup();
         this.socket = socket;
         this.neighbours = Map.copyOf(neighbours);
@@ -176,8 +178,17 @@ public final class SlotRuntime implements MpiTransport.Handler {
         }
     }
 
-    /** Runs the warm-up programs through the ordinary run path before telling the manager it is ready. */
+    /**
+     * Runs the warm-up programs through the ordinary run path before telling the manager it is
+     * ready, in its turn among the host's JVMs that warm up ({@link WarmupTurn}).
+     */
     private void warmUp() throws InterruptedException, IOException {
+        try (WarmupTurn turn = WarmupTurn.take(warmupParallel)) {
+            warmUpInTurn();
+        }
+    }
+
+    private void warmUpInTurn() throws InterruptedException, IOException {
         long start = System.nanoTime();
         List<String> classPath = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
         warmUpWith(WarmupProgram.class.getName(), classPath, List.of(), warmupRuns);

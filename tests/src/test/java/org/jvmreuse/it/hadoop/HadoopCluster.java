@@ -59,7 +59,8 @@ public final class HadoopCluster implements AutoCloseable {
         // tests check behaviour, not speed. Ready once every slot has warmed up, so that the
         // tests' jobs find warm slots (WarmUpWhileServingTest starts the cluster's default way).
         Map<String, String> all = new java.util.HashMap<>(Map.of("JVMREUSE_WARMUP_MAIN_RUNS", "1",
-                "JVMREUSE_WARMUP_RUNS", "5", "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_WAIT_WARMUP", "1"));
+                "JVMREUSE_WARMUP_RUNS", "5", "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_WAIT_WARMUP", "1",
+                "JVMREUSE_WARMUP_PARALLEL", "0"));
         all.putAll(env);
         Result started = Pool.exec(command, all, null, 300);
         if (started.code() != 0) {
