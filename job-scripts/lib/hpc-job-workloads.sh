@@ -17,6 +17,25 @@ _hpc_hadoop() {
     fi
 }
 
+# Waits (up to JVMREUSE_START_TIMEOUT) until every node's agent has written its pool's state, which
+# it does once the pool's slots have warmed up: a comparison of shuffles must not run its MPI side
+# while some reducers still take the stock path.
+_hpc_wait_pools_warm() {
+    local name deadline
+    [[ $JVMREUSE_POOL == 1 ]] || return 0
+    deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
+    for name in "${HPC_NODES[@]}"; do
+        until [[ -f $HPC_WORK/nodes/$name/pool.state ]]; do
+            if (($(date +%s) >= deadline)); then
+                _hpc_log "WARNING: the pool of node $name has not warmed up after ${JVMREUSE_START_TIMEOUT}s; going on"
+                return 0
+            fi
+            sleep 0.5
+        done
+    done
+    _hpc_log "every node's pool has warmed up"
+}
+
 # With HDFS, an input on the shared file system is copied into the job's HDFS first; prints the
 # path the jobs read ($1: where generated input goes).
 _hpc_input() {
@@ -104,6 +123,7 @@ _hpc_workload_terasort_compare() {
         _hpc_hadoop "$HPC_OUT/logs/teragen.log" jar "$HPC_EXAMPLES_JAR" teragen -Dmapreduce.job.maps="$HPC_N" \
             "$JVMREUSE_TERASORT_ROWS" "$input" || return 1
     fi
+    _hpc_wait_pools_warm
     printf 'variant,job_id,client_ms,jhs_job_ms,validate,checksum,mpi_maps,http_maps\n' >"$csv"
     for v in $JVMREUSE_TERASORT_VARIANTS; do
         opts=(-Dmapreduce.job.reduces="$HPC_REDUCERS" -Dmapreduce.terasort.simplepartitioner=true)
