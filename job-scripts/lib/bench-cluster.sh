@@ -7,7 +7,8 @@
 #   bench_cluster_start ARGS...
 #                            `jvmreuse-cluster start --pool ARGS...` in `dir`, its env.sh sourced,
 #                            once every slot has warmed up (JVMREUSE_WAIT_WARMUP=1: the benchmarks
-#                            compare warm pools; bench/allocation.sh measures the start itself);
+#                            compare warm pools; bench/allocation.sh measures the start itself), all
+#                            slots warming up at once unless JVMREUSE_WARMUP_PARALLEL says otherwise;
 #                            refuses to go on unless every pool serves (a "pool" run on pools that
 #                            do not serve would be a stock run, and the comparison stock against stock)
 #   bench_cluster_stop_with PID
@@ -25,7 +26,8 @@ bench_cluster_dir() {
 
 bench_cluster_start() {
     local status
-    JVMREUSE_WAIT_WARMUP=1 "$repo/job-scripts/bin/jvmreuse-cluster" start --dir "$dir" --pool "$@"
+    JVMREUSE_WAIT_WARMUP=1 JVMREUSE_WARMUP_PARALLEL=${JVMREUSE_WARMUP_PARALLEL:-0} \
+        "$repo/job-scripts/bin/jvmreuse-cluster" start --dir "$dir" --pool "$@"
     # shellcheck source=/dev/null
     source "$dir/env.sh"
     status=$("$repo/job-scripts/bin/jvmreuse-cluster" status --dir "$dir" 2>&1) || true
