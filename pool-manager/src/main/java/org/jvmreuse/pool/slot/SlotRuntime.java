@@ -81,6 +81,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
             context = new SlotContext(transport, managerRank, threadStopMillis, port);
             memory = new MemoryCheck();
             ExitHook.install(context.exitTrap);
+            JdkServices.start();
             connectDoorbells(); // before the warm-up, which ends with the baseline of open files
             if (!spare) {
                 warmUp();
