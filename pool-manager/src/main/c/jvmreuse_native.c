@@ -16,6 +16,8 @@
  *    its Java array: one copy out of the page cache, no mapping, no message per chunk.
  *  - umask/limit/setLimit/nativeLocale: a run's start-up settings (startup_settings.h), which a
  *    new JVM takes from the process that starts it: set for the slot's process during the run.
+ *  - mallocTrim: gives the C heap's free memory back to the system before the slot judges its
+ *    resident size after a run.
  */
 #define _GNU_SOURCE /* process_vm_readv */
 #include <errno.h>
@@ -24,6 +26,7 @@
 #include <jvmti.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -350,4 +353,15 @@ JNIEXPORT jstring JNICALL Java_org_jvmreuse_pool_slot_Native_nativeLocale(JNIEnv
     const char *messages = setlocale(LC_MESSAGES, NULL);
     snprintf(text, sizeof text, "%s\n%s\n%s", ctype ? ctype : "", messages ? messages : "", nl_langinfo(CODESET));
     return (*env)->NewStringUTF(env, text);
+}
+
+/* malloc_trim(3): whether memory was given back (glibc only; elsewhere nothing to do). */
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_mallocTrim(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+#ifdef __GLIBC__
+    return malloc_trim(0) ? JNI_TRUE : JNI_FALSE;
+#else
+    return JNI_FALSE;
+#endif
 }

@@ -66,4 +66,7 @@ final class Native {
 
     /** The C library's locale from this process's environment: LC_CTYPE's name, LC_MESSAGES's and the codeset, one a line. */
     static native String nativeLocale();
+
+    /** malloc_trim(3): gives the C heap's free memory back to the system; whether any was. */
+    static native boolean mallocTrim();
 }
