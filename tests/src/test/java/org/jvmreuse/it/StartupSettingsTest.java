@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -53,6 +54,18 @@ class StartupSettingsTest {
         same(java, true, "", List.of(), Map.of("TZ", ":America/New_York"), "zone");
         same(java, true, "", List.of(), Map.of(), "zone");
         same(java, false, "", List.of(), Map.of("TZ", "JST-9"), "zone");
+    }
+
+    /** A zone only the C library knows is a new JVM's, unless it is the slot's own (its warm-up runs with it). */
+    @Test
+    void aPoolStartedWithAPosixTzServesRunsWithThatTz() throws Exception {
+        try (Pool posix = Pool.start(1, Jdks.DEFAULT, "", Map.of("TZ", "JST-9"))) {
+            pools.put("posix", posix);
+            same("posix", Jdks.DEFAULT, true, "", List.of(), Map.of("TZ", "JST-9"), "zone");
+            same("posix", Jdks.DEFAULT, false, "", List.of(), Map.of(), "zone");
+        } finally {
+            pools.remove("posix");
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -104,7 +117,12 @@ class StartupSettingsTest {
      */
     private void same(String java, boolean inSlot, String shell, List<String> options, Map<String, String> env,
                       String... probeArgs) throws Exception {
-        Pool pool = pools.get(java);
+        same(java, java, inSlot, shell, options, env, probeArgs);
+    }
+
+    private void same(String poolName, String java, boolean inSlot, String shell, List<String> options,
+                      Map<String, String> env, String... probeArgs) throws Exception {
+        Pool pool = pools.get(poolName);
         Path dir = Files.createTempDirectory("startup");
         List<String> args = new ArrayList<>(options);
         args.addAll(List.of("-cp", Pool.PROGRAMS, PROBE));

@@ -7,14 +7,15 @@ import java.util.TimeZone;
 /**
  * The default time zone a new JVM would pick for a run, as {@code TimeZone.setDefaultZone} does:
  * {@code -Duser.timezone}, else the run's {@code TZ} (a leading ':' and Linux's "posix/" dropped),
- * else the platform's. A zone the JDK would derive from the C library instead (an unknown ID, a
- * POSIX rule such as {@code JST-9}, the platform's zone when the slot itself had TZ or
- * {@code -Duser.timezone}) is refused: only a new JVM gets it right.
+ * else the platform's. A run whose {@code TZ} is the slot's gets the zone the slot's JVM derived
+ * from it. A zone the JDK would derive from the C library instead (an unknown ID, a POSIX rule
+ * such as {@code JST-9}, the platform's zone when the slot itself had TZ) is refused: only a new
+ * JVM gets it right.
  */
 final class RunTimeZone {
     private final String slotTz = tz(System.getenv());
-    /** The platform's zone, when the slot's own default came from it; else null. */
-    private final TimeZone platform = slotTz.isEmpty() && !startedWithTimeZone() ? TimeZone.getDefault() : null;
+    /** The zone the slot's JVM derived from its TZ (or the platform), unless it was given one with -D. */
+    private final TimeZone slotZone = startedWithTimeZone() ? null : TimeZone.getDefault();
 
     /** The run's zone, given its {@code -D} properties and environment. */
     TimeZone of(Map<String, String> properties, Map<String, String> environment) {
@@ -23,15 +24,15 @@ final class RunTimeZone {
             return known(given, "-Duser.timezone=" + given);
         }
         String runTz = tz(environment);
+        if (runTz.equals(slotTz) && slotZone != null) {
+            return (TimeZone) slotZone.clone();
+        }
         if (!runTz.isEmpty()) {
             String id = runTz.startsWith(":") ? runTz.substring(1) : runTz;
             return known(id.startsWith("posix/") ? id.substring(6) : id, "TZ=" + runTz);
         }
-        if (platform == null) {
-            throw new Refused("the run's time zone is the platform's, which this slot does not know (it was started "
-                    + "with TZ or -Duser.timezone)");
-        }
-        return (TimeZone) platform.clone();
+        throw new Refused("the run's time zone is the platform's, which this slot does not know (it was started "
+                + "with TZ or -Duser.timezone)");
     }
 
     private static TimeZone known(String id, String what) {

@@ -42,9 +42,15 @@ final class StartupSettings {
     record Plan(TimeZone zone, RunLocale.Defaults locales, Map<String, Long> limits, int umask, long stackSize) {
     }
 
-    /** Decides what the run gets from its request and its properties; refuses one that needs a new JVM. */
+    /**
+     * Decides what the run gets from its request and its properties; refuses one that needs a new
+     * JVM. Null for a run that asks for the slot's own settings (its warm-up runs).
+     */
     Plan plan(RunSpec spec, Properties runProperties) {
         StartupInputs inputs = spec.startup();
+        if (inputs.equals(StartupInputs.SLOT) && spec.properties().isEmpty()) {
+            return null;
+        }
         String runLocale = String.join("\n", inputs.localeCtype(), inputs.localeMessages(), inputs.codeset());
         if (inputs.hasLocale() && !runLocale.equals(slotLocale)) {
             throw new Refused("the run's C library locale (" + runLocale.replace('\n', ' ') + ") is not the slot's ("
@@ -63,6 +69,9 @@ final class StartupSettings {
 
     /** Sets the run's settings; {@link #restore} puts the umask and limits back, the JDK-wide state guard the rest. */
     void apply(Plan plan) {
+        if (plan == null) {
+            return;
+        }
         plan.locales().apply();
         TimeZone.setDefault(plan.zone());
         System.setProperty("user.timezone", plan.zone().getID()); // as a new JVM sets it with its default

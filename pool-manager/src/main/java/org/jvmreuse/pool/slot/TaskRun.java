@@ -156,7 +156,7 @@ final class TaskRun {
             StartupSettings.Plan startup = slot.startup.plan(spec, System.getProperties());
             TaskClassLoader runLoader = runLoader(shared);
             slot.startup.apply(startup);
-            mainStackSize = startup.stackSize();
+            mainStackSize = startup == null ? 0 : startup.stackSize();
             started = true;
             if (reported) {
                 // The client relays stdin only after this, so the slot must hold the FIFO open by now.

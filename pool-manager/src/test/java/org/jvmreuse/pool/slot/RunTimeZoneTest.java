@@ -24,6 +24,11 @@ class RunTimeZoneTest {
     }
 
     @Test
+    void theSlotsOwnTzGivesTheZoneTheSlotsJvmDerivedFromIt() {
+        assertEquals(java.util.TimeZone.getDefault(), zones.of(Map.of(), System.getenv()));
+    }
+
+    @Test
     void zonesTheJdkWouldTakeFromTheCLibraryNeedANewJvm() {
         assertThrows(Refused.class, () -> zones.of(Map.of(), Map.of("TZ", "JST-9")));
         assertThrows(Refused.class, () -> zones.of(Map.of("user.timezone", "Nowhere/Special"), Map.of()));
