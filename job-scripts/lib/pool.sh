@@ -68,6 +68,9 @@
 #   JVMREUSE_WARMUP_RUNS runs of the pool's built-in warm-up program (default 100)
 #   JVMREUSE_WARMUP_PARALLEL  at most this many of the user's JVMs warm up at once on a host
 #                        (default: a quarter of its CPUs, at least 1; 0: no limit)
+#   JVMREUSE_RSS_MARGIN_MB  a slot whose resident memory after a run stays more than this many MiB
+#                        above its idle size plus its heap retires (PoolMain --rss-margin-mb;
+#                        default 256; docs/design.md, "Faults stay where they happen")
 #
 # With several nodes, the start waits for the pools of this host only (the first node's: the
 # others' sockets are on the other nodes); %h is this host's short name, as PoolMain's.
@@ -462,6 +465,9 @@ jvmreuse_pool_command() {
     fi
     if [[ -n ${JVMREUSE_WARMUP_RUNS:-} ]]; then
         JVMREUSE_POOL_CMD+=(--warmup-runs "$JVMREUSE_WARMUP_RUNS")
+    fi
+    if [[ -n ${JVMREUSE_RSS_MARGIN_MB:-} ]]; then
+        JVMREUSE_POOL_CMD+=(--rss-margin-mb "$JVMREUSE_RSS_MARGIN_MB")
     fi
     if [[ -n ${JVMREUSE_WARMUP_MAIN:-} ]]; then
         JVMREUSE_POOL_CMD+=(--warmup-main "$JVMREUSE_WARMUP_MAIN" --warmup-cp "${JVMREUSE_WARMUP_CP:?JVMREUSE_WARMUP_CP must be set with JVMREUSE_WARMUP_MAIN}"

@@ -19,6 +19,8 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -34,6 +36,8 @@
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#include "startup_settings.h"
 
 /* The Maven project version and the git commit, from the Makefile (-D); no date: the build stays reproducible. */
 #ifndef JVMREUSE_VERSION
@@ -132,10 +136,12 @@ static void usage(FILE *to)
           "                     slots, and tasks queued behind one that waits go first\n"
           "        java options: -cp/-classpath/--class-path, -Dname=value; --add-opens and\n"
           "        --add-exports MODULE/PACKAGE=ALL-UNNAMED (also with '='), which the slot checks\n"
-          "        its JVM gives (a normal JVM if not); -Xmx/-Xms/-Xss/-Xmn, -XX:... (but\n"
-          "        -XX:+Print...), -server and -client are ignored (the pool's JVMs are already\n"
-          "        running); any other option, or JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS or\n"
-          "        _JAVA_OPTIONS in the environment, makes the run use a normal JVM.\n"
+          "        its JVM gives (a normal JVM if not); -Xss (the main thread's stack);\n"
+          "        -Xmx/-Xms/-Xmn, -XX:... (but -XX:+Print...), -server and -client are ignored\n"
+          "        (the pool's JVMs are already running); any other option, or\n"
+          "        JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS or _JAVA_OPTIONS in the environment, makes\n"
+          "        the run use a normal JVM. The umask, resource limits, time zone, locale and\n"
+          "        encodings are the run's, or it uses a normal JVM (docs/protocol.md).\n"
           "  status [--json]     print the pool's state (--json: one line of JSON, for scripts;\n"
           "                      fields in docs/protocol.md)\n"
           "  drain               stop accepting runs; running ones finish\n"
@@ -500,6 +506,7 @@ struct run_opts {
     char *unsupported;      /* why only a new JVM can honour the options, for the first such option */
     const char *shared_cp;  /* entries a slot may keep loaded across runs (--shared-cp) */
     const char *kind;       /* "task" or "am" (--kind) */
+    const char *stack_size; /* -Xss's value (the last one, as for java), applied to the program's main thread */
     long wait_ms;
     long start_timeout_ms;  /* -1: wait_ms + START_TIMEOUT_EXTRA_MS */
 };
@@ -568,12 +575,12 @@ static int parse_client_options(struct run_opts *o, int argc, char **argv)
     return i;
 }
 
-/* Heap, stack and -XX: tuning that the running pool JVMs cannot change and that does not change
-   what the program prints: accepted and ignored. Options that print (-Xlog, -XshowSettings,
-   -XX:+Print...) or change semantics (-Xint, -Xshare:dump) need a new JVM. */
+/* Heap and -XX: tuning that the running pool JVMs cannot change and that does not change what
+   the program prints: accepted and ignored. Options that print (-Xlog, -XshowSettings,
+   -XX:+Print...) or change semantics (-Xint, -Xshare:dump) need a new JVM; -Xss goes to the slot. */
 static bool is_ignorable_jvm_option(const char *a)
 {
-    static const char *const sizes[] = { "-Xmx", "-Xms", "-Xss", "-Xmn" };
+    static const char *const sizes[] = { "-Xmx", "-Xms", "-Xmn" };
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         if (strncmp(a, sizes[i], 4) == 0 && a[4] != '\0')
             return true;
@@ -645,6 +652,8 @@ static void parse_java_options(struct run_opts *o)
             o->cp = a[i] + 13;
         } else if (strncmp(a[i], "-D", 2) == 0 && (prop = property_of(a[i])) != NULL) {
             o->props[o->n_props++] = prop;
+        } else if (strncmp(a[i], "-Xss", 4) == 0 && a[i][4] != '\0') {
+            o->stack_size = a[i] + 4;
         } else if (is_ignorable_jvm_option(a[i])) {
             o->ignored[o->n_ignored++] = a[i];
         } else if ((taken = module_option(o, a, i, n)) > 0) {
@@ -1106,6 +1115,39 @@ static bool stdin_readable_now(void)
 
 /* ------------------------------------------------------------------- run */
 
+/*
+ * The start-up settings a new JVM would take from this process (startup_settings.h): the umask,
+ * the resource limits, and the C library's locale for this environment, found as the JVM finds
+ * it (setlocale(LC_ALL, ""): a locale that is not installed leaves "C"), from which it derives
+ * its default locale and encodings.  The slot applies them for the run or refuses it.
+ */
+static void add_startup_settings(struct msg *m, const struct run_opts *o)
+{
+    char text[96];
+    if (o->stack_size != NULL)
+        msg_add(m, "xss", o->stack_size);
+    mode_t mask = umask(0);
+    umask(mask);
+    snprintf(text, sizeof text, "%04o", (unsigned)mask);
+    msg_add(m, "umask", text);
+    for (size_t i = 0; i < N_STARTUP_RLIMITS; i++) {
+        struct rlimit limit;
+        if (getrlimit(startup_rlimits[i].resource, &limit) != 0)
+            continue;
+        char soft[24], hard[24];
+        snprintf(soft, sizeof soft, "%llu", (unsigned long long)limit.rlim_cur);
+        snprintf(hard, sizeof hard, "%llu", (unsigned long long)limit.rlim_max);
+        snprintf(text, sizeof text, "%s:%s:%s", startup_rlimits[i].name,
+                 limit.rlim_cur == RLIM_INFINITY ? "unlimited" : soft, limit.rlim_max == RLIM_INFINITY ? "unlimited" : hard);
+        msg_add(m, "rlimit", text);
+    }
+    setlocale(LC_ALL, "");
+    msg_add(m, "lc_ctype", setlocale(LC_CTYPE, NULL));
+    msg_add(m, "lc_messages", setlocale(LC_MESSAGES, NULL));
+    msg_add(m, "codeset", nl_langinfo(CODESET));
+    setlocale(LC_ALL, "C"); /* our own messages stay as they were */
+}
+
 static void build_run_request(struct msg *m, const struct run_opts *o, const char *cp,
                               const char *shared_cp, const char *cwd, char **env)
 {
@@ -1137,6 +1179,7 @@ static void build_run_request(struct msg *m, const struct run_opts *o, const cha
     for (int i = 0; i < o->n_exports; i++)
         msg_add(m, "add_exports", o->exports[i]);
     msg_add(m, "kind", o->kind);
+    add_startup_settings(m, o);
 }
 
 /* The class path with relative entries made absolute against cwd; an empty entry means

@@ -14,20 +14,30 @@
  *    one host: the Shuffle Manager opens a map output, the reducer takes that open file out of
  *    its process (pidfd_getfd(2), Linux 5.6) and reads the segment with pread(2) straight into
  *    its Java array: one copy out of the page cache, no mapping, no message per chunk.
+ *  - umask/limit/setLimit/nativeLocale: a run's start-up settings (startup_settings.h), which a
+ *    new JVM takes from the process that starts it: set for the slot's process during the run.
+ *  - mallocTrim: gives the C heap's free memory back to the system before the slot judges its
+ *    resident size after a run.
  */
 #define _GNU_SOURCE /* process_vm_readv */
 #include <errno.h>
 #include <fcntl.h>
 #include <jni.h>
 #include <jvmti.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
+
+#include "startup_settings.h"
 
 /* The same numbers on every Linux architecture since 5.1; older C headers lack the names. */
 #ifndef SYS_pidfd_open
@@ -279,4 +289,79 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_fileRead(JNIEnv *env, 
     }
     struct source from = {.pid = 0, .at = position, .fd = fd};
     return read_into_array(env, into, offset, length, &from);
+}
+
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_umask(JNIEnv *env, jclass cls, jint mask) {
+    (void)env;
+    (void)cls;
+    return (jint)umask((mode_t)mask);
+}
+
+/* The resource of a startup_rlimits name, or -1. */
+static int rlimit_resource(JNIEnv *env, jstring jname) {
+    const char *name = (*env)->GetStringUTFChars(env, jname, NULL);
+    int resource = -1;
+    if (name == NULL)
+        return -1;
+    for (size_t i = 0; i < N_STARTUP_RLIMITS; i++)
+        if (strcmp(startup_rlimits[i].name, name) == 0)
+            resource = startup_rlimits[i].resource;
+    (*env)->ReleaseStringUTFChars(env, jname, name);
+    return resource;
+}
+
+/* {soft, hard} of this process, -1 for unlimited; null for a name not in startup_rlimits. */
+JNIEXPORT jlongArray JNICALL Java_org_jvmreuse_pool_slot_Native_limit(JNIEnv *env, jclass cls, jstring jname) {
+    (void)cls;
+    int resource = rlimit_resource(env, jname);
+    struct rlimit limit;
+    if (resource < 0 || getrlimit(resource, &limit) != 0)
+        return NULL;
+    jlong values[2] = {
+        limit.rlim_cur == RLIM_INFINITY ? -1 : (jlong)limit.rlim_cur,
+        limit.rlim_max == RLIM_INFINITY ? -1 : (jlong)limit.rlim_max,
+    };
+    jlongArray result = (*env)->NewLongArray(env, 2);
+    if (result != NULL)
+        (*env)->SetLongArrayRegion(env, result, 0, 2, values);
+    return result;
+}
+
+/* setrlimit(2) of this process (-1: unlimited): 0 or -errno. */
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_setLimit(JNIEnv *env, jclass cls, jstring jname,
+                                                                   jlong soft, jlong hard) {
+    (void)cls;
+    int resource = rlimit_resource(env, jname);
+    if (resource < 0)
+        return -EINVAL;
+    struct rlimit limit = {
+        soft < 0 ? RLIM_INFINITY : (rlim_t)soft,
+        hard < 0 ? RLIM_INFINITY : (rlim_t)hard,
+    };
+    return setrlimit(resource, &limit) == 0 ? 0 : -errno;
+}
+
+/*
+ * The C library's locale this process's environment gives, as the JVM found it at start-up and
+ * as the client finds it for a run: LC_CTYPE's name, LC_MESSAGES's, and the codeset, one a line.
+ */
+JNIEXPORT jstring JNICALL Java_org_jvmreuse_pool_slot_Native_nativeLocale(JNIEnv *env, jclass cls) {
+    (void)cls;
+    char text[1024];
+    setlocale(LC_ALL, "");
+    const char *ctype = setlocale(LC_CTYPE, NULL);
+    const char *messages = setlocale(LC_MESSAGES, NULL);
+    snprintf(text, sizeof text, "%s\n%s\n%s", ctype ? ctype : "", messages ? messages : "", nl_langinfo(CODESET));
+    return (*env)->NewStringUTF(env, text);
+}
+
+/* malloc_trim(3): whether memory was given back (glibc only; elsewhere nothing to do). */
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_mallocTrim(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+#ifdef __GLIBC__
+    return malloc_trim(0) ? JNI_TRUE : JNI_FALSE;
+#else
+    return JNI_FALSE;
+#endif
 }

@@ -12,11 +12,13 @@ import org.jvmreuse.pool.manager.PrivateDirectory;
 /**
  * Command-line options of a pool process; every rank of one mpirun gets the same ones.
  * {@code amSlots} is {@code --am-slots}, null when not given ({@link #amSlotCap});
- * {@code warmupParallel} is {@code --warmup-parallel} (0: no limit).
+ * {@code warmupParallel} is {@code --warmup-parallel} (0: no limit);
+ * {@code rssMarginBytes}: how far a slot's resident memory may stay above its idle size plus its
+ * heap after a run before the slot retires ({@code --rss-margin-mb}).
  */
 public record PoolOptions(String socketTemplate, String logDirTemplate, int ranksPerPool, int spares,
                           long threadStopMillis, int warmupRuns, LibraryWarmup libraryWarmup, Service service,
-                          Integer amSlots, int warmupParallel) {
+                          Integer amSlots, int warmupParallel, long rssMarginBytes) {
 
     /**
      * A program each slot runs {@code runs} times after the built-in warm-up, with
@@ -54,6 +56,8 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "                           first (default: half the slots, rounded up, at most slots - 1;",
             "                           0: application masters always get a new JVM)",
             "  --thread-stop-ms N       how long a run's leftover threads get to stop (default 2000)",
+            "  --rss-margin-mb N        a slot whose resident memory after a run stays more than N MiB",
+            "                           above its idle size plus its heap retires (default 256)",
             "  --warmup-runs N          runs of the built-in warm-up program each slot makes before it",
             "                           serves (default 100; 0: none)",
             "  --warmup-main CLASS      then runs CLASS (with --warmup-cp shared, as runs share it)",
@@ -74,6 +78,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         int spares = 0;
         Integer amSlots = null;
         long threadStop = 2000;
+        long rssMarginMb = 256;
         int warmupRuns = 100;
         String warmupMain = null;
         String warmupCp = null;
@@ -91,6 +96,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 case "--spares" -> spares = number(value(args, ++i, arg), arg, 0);
                 case "--am-slots" -> amSlots = number(value(args, ++i, arg), arg, 0);
                 case "--thread-stop-ms" -> threadStop = number(value(args, ++i, arg), arg, 1);
+                case "--rss-margin-mb" -> rssMarginMb = number(value(args, ++i, arg), arg, 1);
                 case "--warmup-runs" -> warmupRuns = number(value(args, ++i, arg), arg, 0);
                 case "--warmup-main" -> warmupMain = value(args, ++i, arg);
                 case "--warmup-cp" -> warmupCp = value(args, ++i, arg);
@@ -128,7 +134,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
                 : new Service(service, serviceCp == null ? List.of() : List.of(serviceCp.split(":")),
                         Map.copyOf(serviceOptions));
         return new PoolOptions(socket, logDir, ranksPerPool, spares, threadStop, warmupRuns, library, serviceSpec,
-                amSlots, warmupParallel);
+                amSlots, warmupParallel, rssMarginMb << 20);
     }
 
     /**

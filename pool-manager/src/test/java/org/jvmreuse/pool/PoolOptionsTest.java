@@ -20,6 +20,8 @@ class PoolOptionsTest {
         assertEquals(tmp.resolve("node7/pool-3.sock"), options.socketPath("node7", 3, true));
         assertEquals(tmp.resolve("node7/logs"), options.logDir(options.socketPath("node7", 3, true), "node7", 3));
         assertEquals(0, options.warmupRuns());
+        assertEquals(256L << 20, options.rssMarginBytes(), "the default margin of resident memory");
+        assertEquals(64L << 20, PoolOptions.parse(new String[] {"--rss-margin-mb", "64"}).rssMarginBytes());
         assertEquals(Path.of("/tmp/jvmreuse-" + PoolOptions.currentUid() + "/pool-2.sock"),
                 PoolOptions.parse(new String[0]).socketPath("h", 2, true));
     }

@@ -19,11 +19,12 @@ import java.nio.charset.StandardCharsets;
  * {@code addOpens} and {@code addExports} ({@code module/package}) are what the run's
  * {@code --add-opens}/{@code --add-exports ...=ALL-UNNAMED} options ask of the slot's JVM, which
  * it can only check, not change: the slot refuses the run before it starts when one is not met.
+ * {@code startup} is what a new JVM would take from the process starting it (umask, limits, locale).
  */
 public record RunSpec(String mainClass, List<String> classPath, List<String> sharedClassPath, List<String> args,
                       Map<String, String> properties, Map<String, String> environment, String cwd,
                       String stdin, String stdout, String stderr, RunKind kind, List<String> addOpens,
-                      List<String> addExports) {
+                      List<String> addExports, StartupInputs startup) {
 
     public static RunSpec fromFrame(Frame frame) throws ProtocolException {
         String cwd = frame.require("cwd");
@@ -42,7 +43,7 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
                 orDefault(frame.get("stdin"), "/dev/null"), orDefault(frame.get("stdout"), "/dev/null"),
                 orDefault(frame.get("stderr"), "/dev/null"), RunKind.parse(frame.get("kind")),
                 modulePackages(frame.getAll("add_opens"), "add_opens"),
-                modulePackages(frame.getAll("add_exports"), "add_exports"));
+                modulePackages(frame.getAll("add_exports"), "add_exports"), StartupInputs.fromFrame(frame));
     }
 
     /** Each value must be MODULE/PACKAGE, as in {@code --add-opens MODULE/PACKAGE=ALL-UNNAMED}. */
@@ -101,6 +102,12 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
             writeString(out, kind.name());
             writeList(out, addOpens);
             writeList(out, addExports);
+            writeString(out, startup.stackSize());
+            out.writeInt(startup.umask());
+            writeList(out, startup.limits());
+            writeString(out, startup.localeCtype());
+            writeString(out, startup.localeMessages());
+            writeString(out, startup.codeset());
             return bytes.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -111,7 +118,8 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
         return new RunSpec(readString(in), readList(in), readList(in), readList(in), readMap(in), readMap(in),
                 readString(in), readString(in), readString(in), readString(in), RunKind.valueOf(readString(in)),
-                readList(in), readList(in));
+                readList(in), readList(in), new StartupInputs(readString(in), in.readInt(), readList(in),
+                readString(in), readString(in), readString(in)));
     }
 
     // Length-prefixed UTF-8 rather than writeUTF, which stops at 64 KiB (a long env value).

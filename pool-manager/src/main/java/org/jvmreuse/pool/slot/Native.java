@@ -54,4 +54,19 @@ final class Native {
 
     /** pread(2) of up to {@code length} bytes at {@code position} into {@code into} from {@code offset}: the count (fewer only at the end), or -errno. */
     static native int fileRead(int fd, long position, byte[] into, int offset, int length);
+
+    /** umask(2): sets the process's file mode creation mask, returns the previous one. */
+    static native int umask(int mask);
+
+    /** getrlimit(2) of a limit named as in startup_settings.h: {soft, hard}, -1 for unlimited; null if unknown. */
+    static native long[] limit(String name);
+
+    /** setrlimit(2) (-1: unlimited): 0 or -errno. */
+    static native int setLimit(String name, long soft, long hard);
+
+    /** The C library's locale from this process's environment: LC_CTYPE's name, LC_MESSAGES's and the codeset, one a line. */
+    static native String nativeLocale();
+
+    /** malloc_trim(3): gives the C heap's free memory back to the system; whether any was. */
+    static native boolean mallocTrim();
 }

@@ -29,6 +29,7 @@ final class SlotContext {
     Map<Integer, String> idleFiles = Map.of();
     private final Properties slotProperties = System.getProperties();
     private final Map<Object, Object> propertyBaseline = Map.copyOf(System.getProperties());
+    final StartupSettings startup = new StartupSettings(slotProperties);
 
     SlotContext(MpiTransport transport, int managerRank, long threadStopMillis, ServicePort port) throws IOException {
         this.sharedLoaders = new SharedLoaders(port);

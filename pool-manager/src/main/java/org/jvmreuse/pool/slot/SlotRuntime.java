@@ -27,6 +27,7 @@ import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.protocol.FrameChannel;
 import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
+import org.jvmreuse.pool.protocol.StartupInputs;
 import org.jvmreuse.pool.service.ServicePort;
 
 /**
@@ -34,7 +35,7 @@ import org.jvmreuse.pool.service.ServicePort;
  * receives; runs execute on the slot's runner thread. A slot whose run could not be cleaned
  * leaves the pool instead of serving the next run from a contaminated JVM, and so does one whose
  * MPI loop met an error that may have damaged the JVM, or whose memory did not come back after a
- * run that filled it ({@link MemoryCheck}). A message the slot cannot handle fails its run only.
+ * run that filled it ({@link MemoryCheck}) or stayed well above its idle size ({@link ResidentMemory}). A message the slot cannot handle fails its run only.
  * A spare rank runs this too, but waits, without warming up, until its manager promotes it to
  * take the place of a slot that left; then it warms up and serves as that slot.
  */
@@ -48,6 +49,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final Doorbells doorbells;
     private final int managerRank;
     private final long threadStopMillis;
+    private final long rssMarginBytes;
     private final int warmupRuns;
     private final int warmupParallel;
     private final PoolOptions.LibraryWarmup libraryWarmup;
@@ -60,6 +62,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final AtomicBoolean promoted = new AtomicBoolean();
     private SlotContext context;
     private MemoryCheck memory;
+    private ResidentMemory resident;
 
     public SlotRuntime(PoolTopology topology, Path socket, Map<Integer, Path> neighbours, MpiTransport transport,
                        Doorbells doorbells, PoolOptions options, ServicePort port, String doorbellKey) {
@@ -74,6 +77,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
         this.doorbells = doorbells;
         this.managerRank = topology.managerRank();
         this.threadStopMillis = options.threadStopMillis();
+        this.rssMarginBytes = options.rssMarginBytes();
         this.spare = topology.isSpare(port.rank());
     }
 
@@ -81,7 +85,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
         try {
             context = new SlotContext(transport, managerRank, threadStopMillis, port);
             memory = new MemoryCheck();
+            resident = new ResidentMemory(rssMarginBytes);
             ExitHook.install(context.exitTrap);
+            JdkServices.start();
             connectDoorbells(); // before the warm-up, which ends with the baseline of open files
             if (!spare) {
                 warmUp();
@@ -201,6 +207,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
                     libraryWarmup.runs(), libraryWarmup.mainClass(), (System.nanoTime() - start) / 1e6));
         }
         context.idleFiles = OpenFiles.snapshot();
+        resident.markIdle();
     }
 
     /** Each run in a directory of its own, which is removed afterwards. */
@@ -213,7 +220,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 // The last run's last line of output goes to the log: what the warm-up did (TaskWarmup: its shuffles).
                 String stdout = i == runs ? cwd.resolve("stdout").toString() : "/dev/null";
                 RunSpec spec = new RunSpec(mainClass, classPath, shared, List.of(), Map.of(), environment,
-                        cwd.toString(), "/dev/null", stdout, "/dev/null", RunKind.TASK, List.of(), List.of());
+                        cwd.toString(), "/dev/null", stdout, "/dev/null", RunKind.TASK, List.of(), List.of(), StartupInputs.SLOT);
                 TaskRun run = new TaskRun(-i, spec, context, false);
                 String problem = run.execute();
                 if (problem == null) {
@@ -304,6 +311,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 }
                 run.releaseLeftOpenFiles();
                 String unfit = memory.afterRun();
+                if (unfit == null) {
+                    unfit = resident.afterRun();
+                }
                 if (unfit != null) {
                     retire(unfit);
                     return;

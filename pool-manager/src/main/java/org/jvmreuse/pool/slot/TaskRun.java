@@ -51,6 +51,8 @@ final class TaskRun {
     private GlobalStateGuard.Captured globals;
     /** Time spent recording and putting back JDK-wide state, for the run's log line. */
     private long guardNanos;
+    /** The run's -Xss, for its main thread (0: the JVM's default). */
+    private long mainStackSize;
 
     /** {@code reported}: whether the manager hears of this run (false for the slot's warm-up runs). */
     TaskRun(long id, RunSpec spec, SlotContext slot, boolean reported) {
@@ -151,7 +153,10 @@ final class TaskRun {
             slot.workingDirectory.enter(spec.cwd());
             System.setProperties(slot.runProperties(runProperties()));
             slot.tempDirectory.use(System.getProperty("java.io.tmpdir"));
+            StartupSettings.Plan startup = slot.startup.plan(spec, System.getProperties());
             TaskClassLoader runLoader = runLoader(shared);
+            slot.startup.apply(startup);
+            mainStackSize = startup == null ? 0 : startup.stackSize();
             started = true;
             if (reported) {
                 // The client relays stdin only after this, so the slot must hold the FIFO open by now.
@@ -211,15 +216,6 @@ final class TaskRun {
             throw new Refused(unmet);
         }
         return runLoader;
-    }
-
-    /** A run this slot cannot run as a new JVM would; its message is the client's reason to start one. */
-    private static final class Refused extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Refused(String reason) {
-            super(reason, null, false, false);
-        }
     }
 
     /** Ends the run's threads once its shared library had its say (beforeEnd; a failure there is logged). */
@@ -286,7 +282,7 @@ final class TaskRun {
     }
 
     private Thread startMain(ClassLoader loader) {
-        Thread main = new Thread(slot.taskGroup, () -> runMain(loader), "main");
+        Thread main = new Thread(slot.taskGroup, () -> runMain(loader), "main", mainStackSize);
         main.setDaemon(false); // as in java; threads it starts inherit this
         main.setContextClassLoader(loader);
         main.start();
@@ -431,6 +427,7 @@ final class TaskRun {
                 PoolLog.get().error(hookProblem, e);
             }
         }
+        List<String> startupLeft = slot.startup.restore();
         slot.environment.restore();
         slot.restoreGlobals();
         long restoreStart = System.nanoTime();
@@ -461,6 +458,9 @@ final class TaskRun {
         slot.children.markIdle(); // what a run that ended by itself left running is not the next run's
         if (!stuck.isEmpty()) {
             return stuck.size() + " thread(s) of run " + id + " would not stop: " + stuck;
+        }
+        if (!startupLeft.isEmpty()) {
+            return "run " + id + " changed start-up settings that cannot be put back: " + startupLeft;
         }
         if (!unrestorable.isEmpty()) {
             return "run " + id + " changed JDK-wide state that cannot be put back: " + String.join("; ", unrestorable);

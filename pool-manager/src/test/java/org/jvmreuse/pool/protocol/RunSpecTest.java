@@ -40,6 +40,21 @@ class RunSpecTest {
     }
 
     @Test
+    void carriesTheStartUpSettingsTheClientFound() throws Exception {
+        RunSpec spec = RunSpec.fromFrame(request().add("xss", "64m").add("umask", "0077")
+                .add("rlimit", "core:0:unlimited").add("rlimit", "nofile:1024:524288").add("lc_ctype", "C.UTF-8")
+                .add("lc_messages", "C").add("codeset", "UTF-8"));
+        assertEquals(new StartupInputs("64m", 077, List.of("core:0:unlimited", "nofile:1024:524288"), "C.UTF-8", "C",
+                "UTF-8"), spec.startup());
+        assertEquals(spec, RunSpec.decode(spec.encode()));
+        assertEquals(StartupInputs.SLOT, RunSpec.fromFrame(request()).startup(), "not sent: as the slot's");
+        assertEquals("malformed umask '999': expected octal, such as 0022", assertThrows(ProtocolException.class,
+                () -> RunSpec.fromFrame(request().add("umask", "999"))).getMessage());
+        assertEquals("malformed rlimit 'core:0': expected NAME:SOFT:HARD", assertThrows(ProtocolException.class,
+                () -> RunSpec.fromFrame(request().add("rlimit", "core:0"))).getMessage());
+    }
+
+    @Test
     void survivesTheBinaryRoundTripToASlot() throws Exception {
         String longValue = "x".repeat(200_000);
         RunSpec spec = RunSpec.fromFrame(request().add("env", "BIG=" + longValue).add("shared_cp", "/abs/y.jar"));

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
+import org.jvmreuse.pool.protocol.StartupInputs;
 
 /**
  * A run's --add-opens/--add-exports against this JVM, which the tests' argLine starts as the pool
@@ -22,7 +23,7 @@ class ModuleAccessTest {
 
     private static RunSpec spec(List<String> opens, List<String> exports) {
         return new RunSpec("M", List.of(), List.of(), List.of(), Map.of(), Map.of(), "/", "/dev/null", "/dev/null",
-                "/dev/null", RunKind.TASK, opens, exports);
+                "/dev/null", RunKind.TASK, opens, exports, StartupInputs.SLOT);
     }
 
     @Test

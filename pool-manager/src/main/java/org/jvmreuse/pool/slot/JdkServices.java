@@ -1,0 +1,58 @@
+package org.jvmreuse.pool.slot;
+
+import java.io.IOException;
+import java.nio.channels.AsynchronousSocketChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * JDK-wide services that start their threads on first use: CompletableFuture's delay scheduler
+ * (orTimeout, completeOnTimeout, delayedExecutor; a thread of its own up to Java 24, the common
+ * pool's DelayScheduler after) and the default AsynchronousChannelGroup. Started by a run, their
+ * threads would carry its mark (and group) and be ended with it, leaving the JDK's object with a
+ * dead thread that nothing replaces: every later run's timeouts would never fire. So the slot
+ * starts them itself, once, from a thread of the system group that passes no thread-locals on:
+ * their threads are the JDK's, as in a new JVM, and no clean-up touches them.
+ */
+final class JdkServices {
+    private JdkServices() {
+    }
+
+    static void start() throws InterruptedException {
+        ThreadGroup system = Thread.currentThread().getThreadGroup();
+        while (system.getParent() != null) {
+            system = system.getParent();
+        }
+        RuntimeException[] failure = new RuntimeException[1];
+        Thread starter = new Thread(system, () -> {
+            try {
+                startAll();
+            } catch (RuntimeException e) {
+                failure[0] = e;
+            }
+        }, "jvmreuse-jdk-services", 0, false);
+        starter.start();
+        starter.join();
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+    }
+
+    private static void startAll() {
+        try {
+            new CompletableFuture<Void>().orTimeout(1, TimeUnit.MILLISECONDS).join();
+        } catch (CompletionException e) {
+            if (!(e.getCause() instanceof TimeoutException)) {
+                throw e;
+            }
+        }
+        CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS)).join();
+        try {
+            AsynchronousSocketChannel.open().close(); // makes the default group, with its threads
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the default AsynchronousChannelGroup", e);
+        }
+    }
+}

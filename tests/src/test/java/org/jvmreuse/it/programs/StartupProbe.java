@@ -1,0 +1,55 @@
+package org.jvmreuse.it.programs;
+
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+import java.util.TimeZone;
+
+/**
+ * Prints what a JVM takes at start-up from its options and the process starting it, for
+ * StartupSettingsTest to compare a slot against a new JVM: "zone", "locale", "encoding", "umask"
+ * (the permissions of a file it creates in its directory), "limits" (lines of /proc/self/limits),
+ * "stack DEPTH" (a recursion that needs a large stack of the main thread).
+ */
+public final class StartupProbe {
+    private StartupProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "zone" -> System.out.println("zone=" + TimeZone.getDefault().getID() + " property="
+                    + System.getProperty("user.timezone") + " java.time=" + java.time.ZoneId.systemDefault());
+            case "locale" -> System.out.println("locale=" + Locale.getDefault() + " display="
+                    + Locale.getDefault(Locale.Category.DISPLAY) + " format=" + Locale.getDefault(Locale.Category.FORMAT)
+                    + " number=" + String.format("%,.1f", 1234.5) + " language=" + System.getProperty("user.language")
+                    + " country=" + System.getProperty("user.country"));
+            case "encoding" -> System.out.println("charset=" + Charset.defaultCharset() + " file.encoding="
+                    + System.getProperty("file.encoding") + " sun.jnu.encoding=" + System.getProperty("sun.jnu.encoding"));
+            case "umask" -> {
+                Path file = Files.createFile(Path.of("umask.txt")); // not a temp file: those are 600 whatever the umask
+                Path dir = Files.createDirectory(Path.of("umask.d"));
+                System.out.println("file=" + PosixFilePermissions.toString(Files.getPosixFilePermissions(file))
+                        + " dir=" + PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+                Files.delete(file);
+                Files.delete(dir);
+            }
+            case "limits" -> {
+                for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+                    for (int i = 1; i < args.length; i++) {
+                        if (line.startsWith(args[i])) {
+                            System.out.println(line.replaceAll("\\s+", " ").trim());
+                        }
+                    }
+                }
+            }
+            case "stack" -> System.out.println("depth=" + recurse(Integer.parseInt(args[1])));
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    private static int recurse(int n) {
+        return n == 0 ? 0 : 1 + recurse(n - 1);
+    }
+}
