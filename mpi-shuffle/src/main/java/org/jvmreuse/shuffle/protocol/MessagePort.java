@@ -6,6 +6,7 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
@@ -58,5 +59,17 @@ public record MessagePort(BiConsumer<Integer, ByteBuffer> send, IntFunction<Byte
     @SuppressWarnings("unchecked")
     public static void receiveWith(Map<String, Object> port, BiConsumer<Integer, ByteBuffer> receiver) {
         ((Consumer<BiConsumer<Integer, ByteBuffer>>) port.get("receiver")).accept(receiver);
+    }
+
+    /**
+     * Sets who is told of each pool process on this host that ended (on the communication
+     * thread; must not block), where the port tells that (a pool's does).
+     */
+    @SuppressWarnings("unchecked")
+    public static void lostWith(Map<String, Object> port, IntConsumer lost) {
+        Consumer<IntConsumer> setter = (Consumer<IntConsumer>) port.get("lost");
+        if (setter != null) {
+            setter.accept(lost);
+        }
     }
 }

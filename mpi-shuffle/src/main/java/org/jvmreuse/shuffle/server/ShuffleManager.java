@@ -34,6 +34,7 @@ public final class ShuffleManager {
         MapOutputs outputs = new MapOutputs(node.localDirs(), System.getProperty("user.name"), node.indexCacheBytes());
         server = new ShuffleServer(outputs, threads, MessagePort.of(port), log);
         MessagePort.receiveWith(port, server::receive);
+        MessagePort.lostWith(port, server::lost);
         log.accept("info", "MPI shuffle: serving the map outputs in " + node.localDirs() + " for shuffle port "
                 + node.shufflePort() + " (" + threads + " reader threads, index cache " + node.indexCacheBytes() / 1024 + " KiB)");
         return new Announcement(node.shufflePort(), node.hostNames()).format();

@@ -88,6 +88,18 @@ final class ShuffleServer {
         }
     }
 
+    /**
+     * On the communication thread: the process of {@code rank}, on this host, has ended. What
+     * was lent to it goes now (its own descriptors went with it), not at the expiry.
+     */
+    void lost(int rank) {
+        try {
+            concurrent.execute(() -> lent.releaseRank(rank));
+        } catch (RejectedExecutionException e) {
+            // stopping: stop() gives everything back
+        }
+    }
+
     /** The answer once stopped: the reducer takes this host's outputs over HTTP instead. */
     private static ByteBuffer unavailable(long requestId) {
         return new Messages.Failure(requestId, "the Shuffle Manager is stopping", true).encode();
@@ -99,7 +111,6 @@ final class ShuffleServer {
             if (read.release() >= 0) {
                 lent.release(source, read.requestId(), read.release());
             }
-            lent.expire();
             if (read.length() <= 0 || read.length() > MAX_CHUNK) {
                 throw new MapOutputException("chunk length " + read.length() + " is outside 1.." + MAX_CHUNK);
             }
@@ -180,7 +191,7 @@ final class ShuffleServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        lent.clear();
+        lent.close();
         log.accept("info", "MPI shuffle: served " + served.get() + " chunks (" + lentChunks.get() + " of them copied by"
                 + " reducers on this host out of this process), lent " + lentFiles.get() + " segments' files to reducers"
                 + " on this host, " + failures.get() + " failed requests");

@@ -57,6 +57,8 @@ class SegmentStreamTest {
     /** Messages the reducer sent to ranks where no server runs (a Shuffle Manager that is gone). */
     private final List<Object> sentToNobody = Collections.synchronizedList(new java.util.ArrayList<>());
     private BiConsumer<Integer, ByteBuffer> serverReceiver;
+    /** Who the server told the port to tell of ranks whose process ended. */
+    private java.util.function.IntConsumer serverLost;
     private BiConsumer<Integer, ByteBuffer> clientReceiver;
     /** Buffers the server took for replies and nobody has given back yet. */
     private final Set<ByteBuffer> taken = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
@@ -133,6 +135,7 @@ class SegmentStreamTest {
         server.put("buffer", takeBuffer());
         server.put("release", (Consumer<ByteBuffer>) this::giveBack);
         server.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> serverReceiver = r);
+        server.put("lost", (Consumer<java.util.function.IntConsumer>) l -> serverLost = l);
         if (peerRead != null || readFile != null) {
             InProcessPeer.server(server);
         }
@@ -491,6 +494,27 @@ class SegmentStreamTest {
                 10_000, 3000, 0).open());
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         assertEquals(0, openDescriptors());
+    }
+
+    /**
+     * A reducer that dies with a file lent (it never releases it) does not keep the map output
+     * open in the Shuffle Manager: once the pool finds its rank gone, the lend goes.
+     */
+    @Test
+    void theFilesLentToARankThatIsLostAreClosed() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 21, 3 * CHUNK, 2 * CHUNK);
+        readFile = InProcessPeer::readFile;
+        SlotLink link = connect(files, p -> p);
+        java.util.concurrent.BlockingQueue<Object> replies = new java.util.concurrent.LinkedBlockingQueue<>();
+        long id = link.register(replies::add);
+        link.send(SERVER_RANK, new Messages.Read(id, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
+                MapOutputFiles.MAP, 1, 0, CHUNK, false, true, -1).encode());
+        Object reply = replies.poll(5, TimeUnit.SECONDS);
+        assertTrue(reply instanceof Messages.Data data && data.file(), String.valueOf(reply));
+        link.unregister(id);
+        assertEquals(1, InProcessPeer.openDescriptors(), "the server keeps the file open for the reducer");
+        serverThread.execute(() -> serverLost.accept(1));
+        assertEquals(0, openDescriptors(), "closed once the reducer's rank is lost");
     }
 
     /**
