@@ -114,6 +114,10 @@ final class ShuffleServer {
             if (read.length() <= 0 || read.length() > MAX_CHUNK) {
                 throw new MapOutputException("chunk length " + read.length() + " is outside 1.." + MAX_CHUNK);
             }
+            if (read.offset() < 0) {
+                // Would reach bytes before the segment: another partition's, or the file's start.
+                throw new MapOutputException("offset " + read.offset() + " is negative");
+            }
             MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
             // A read at or past the end gets no bytes: a reducer may ask ahead before it knows the length.
             int length = (int) Math.min(read.length(), Math.max(0, segment.length() - read.offset()));

@@ -497,6 +497,25 @@ class SegmentStreamTest {
     }
 
     /**
+     * A READ whose offset is negative would lend the file from before its segment (another
+     * partition's bytes): it is refused, and nothing stays lent.
+     */
+    @Test
+    void aNegativeOffsetIsRefusedOnTheFilePath() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 20, 3 * CHUNK, 2 * CHUNK);
+        readFile = InProcessPeer::readFile;
+        SlotLink link = connect(files, p -> p);
+        java.util.concurrent.BlockingQueue<Object> replies = new java.util.concurrent.LinkedBlockingQueue<>();
+        long id = link.register(replies::add);
+        link.send(SERVER_RANK, new Messages.Read(id, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
+                MapOutputFiles.MAP, 1, -3L * CHUNK, CHUNK, false, true, -1).encode());
+        Object reply = replies.poll(5, TimeUnit.SECONDS);
+        assertTrue(reply instanceof Messages.Failure failure && failure.reason().contains("negative"), String.valueOf(reply));
+        link.unregister(id);
+        assertEquals(0, openDescriptors(), "nothing is lent");
+    }
+
+    /**
      * A reducer that dies with a file lent (it never releases it) does not keep the map output
      * open in the Shuffle Manager: once the pool finds its rank gone, the lend goes.
      */
