@@ -40,14 +40,11 @@ public final class Messages {
      * process and read the whole segment itself, so a server on its host answers with a FILE
      * {@link Data} that names the descriptor (then no more reads of the segment follow).
      * {@code release}: the offset of a direct chunk of this request that the reducer has copied
-     * (its mapping can go), or -1.
+     * (its mapping can go), or -1. {@code hash}: the job's shuffle HMAC of the map output asked
+     * for ({@link RequestHash}), without which the server serves nothing.
      */
     public record Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce,
-                       long offset, int length, boolean direct, boolean file, long release) {
-        /** A read that takes the bytes over MPI and releases nothing. */
-        public Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce, long offset, int length) {
-            this(requestId, mode, user, jobId, mapId, reduce, offset, length, false, false, -1);
-        }
+                       long offset, int length, boolean direct, boolean file, long release, String hash) {
 
         public ByteBuffer encode() {
             return build(out -> {
@@ -63,6 +60,7 @@ public final class Messages {
                 out.writeBoolean(direct);
                 out.writeBoolean(file);
                 out.writeLong(release);
+                out.writeUTF(hash);
             });
         }
 
@@ -73,7 +71,7 @@ public final class Messages {
                 throw new IOException("unknown serving mode " + mode);
             }
             return new Read(id, Mode.values()[mode], in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(),
-                    in.readLong(), in.readInt(), in.readBoolean(), in.readBoolean(), in.readLong());
+                    in.readLong(), in.readInt(), in.readBoolean(), in.readBoolean(), in.readLong(), in.readUTF());
         }
     }
 

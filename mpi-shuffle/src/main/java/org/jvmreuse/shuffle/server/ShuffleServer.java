@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.jvmreuse.shuffle.protocol.MessagePort;
 import org.jvmreuse.shuffle.protocol.Messages;
+import org.jvmreuse.shuffle.protocol.RequestHash;
 
 /**
  * Serves chunk reads of this node's map outputs. Requests arrive on the pool process's
@@ -21,13 +22,18 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * mapped, and the mapping stays until that reducer releases it ({@link LentOutputs}). One that
  * can take an open file out of this process (its read says {@code file}) gets the whole segment
  * at once: a FILE reply names the map output's descriptor here, open until released, and the
- * reducer reads the segment itself; this server reads no byte of it.
+ * reducer reads the segment itself; this server reads no byte of it. Every READ must carry its
+ * job's shuffle HMAC ({@link JobSecrets}, {@code RequestHash}), as every HTTP request to the
+ * NodeManager's ShuffleHandler must.
  */
 final class ShuffleServer {
     /** The largest chunk a reducer may ask for. */
     static final int MAX_CHUNK = 8 << 20;
 
     private final MapOutputs outputs;
+    private final JobSecrets secrets;
+    /** The NodeManager shuffle port this server stands in for: what the requests' HMACs name. */
+    private final int shufflePort;
     private final MessagePort port;
     /** Sends a DATA header and its mapped chunk as one unit; unmaps the chunk once MPI is done with it. */
     private final BiConsumer<Integer, ByteBuffer[]> sendMapped;
@@ -41,8 +47,11 @@ final class ShuffleServer {
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean stopped;
 
-    ShuffleServer(MapOutputs outputs, int threads, MessagePort port, BiConsumer<String, String> log) {
+    ShuffleServer(MapOutputs outputs, JobSecrets secrets, int shufflePort, int threads, MessagePort port,
+                  BiConsumer<String, String> log) {
         this.outputs = outputs;
+        this.secrets = secrets;
+        this.shufflePort = shufflePort;
         this.port = port;
         this.sendMapped = port.sendLent().apply(Mappings::unmap);
         this.log = log;
@@ -108,6 +117,7 @@ final class ShuffleServer {
     private void serve(int source, Messages.Read read) {
         ByteBuffer chunk = null; // mapped here and not yet handed on: unmapped if serving fails
         try {
+            authenticate(read);
             if (read.release() >= 0) {
                 lent.release(source, read.requestId(), read.release());
             }
@@ -167,6 +177,18 @@ final class ShuffleServer {
                 Mappings.unmap(chunk);
             }
             port.send().accept(source, new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode());
+        }
+    }
+
+    /**
+     * Refuses a READ that does not carry its job's shuffle HMAC of what it asks for (as Hadoop's
+     * ShuffleHandler refuses a URL without it): only a reducer of the job, which has the job's
+     * secret, reads the job's map outputs.
+     */
+    private void authenticate(Messages.Read read) throws IOException {
+        if (!RequestHash.matches(read, secrets.of(read.jobId()), shufflePort)) {
+            throw new MapOutputException("the request for " + read.mapId() + " partition " + read.reduce()
+                    + " does not carry the shuffle HMAC of " + read.jobId());
         }
     }
 

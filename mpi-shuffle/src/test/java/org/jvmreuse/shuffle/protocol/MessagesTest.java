@@ -16,17 +16,42 @@ class MessagesTest {
     @Test
     void aReadSurvivesTheWire() throws IOException {
         Messages.Read read = new Messages.Read(42, Messages.Mode.BLOCKING, "alice", "job_1_0001",
-                "attempt_1_0001_m_000000_0", 3, 1L << 33, 1 << 20);
+                "attempt_1_0001_m_000000_0", 3, 1L << 33, 1 << 20, false, false, -1, "aGFzaA==");
         assertEquals(read, Messages.decode(read.encode()));
         Messages.Read direct = new Messages.Read(43, Messages.Mode.CONCURRENT, "alice", "job_1_0001",
-                "attempt_1_0001_m_000000_0", 3, 4L << 20, 4 << 20, true, false, 3L << 20);
+                "attempt_1_0001_m_000000_0", 3, 4L << 20, 4 << 20, true, false, 3L << 20, "");
         assertEquals(direct, Messages.decode(direct.encode()));
         Messages.Read file = new Messages.Read(44, Messages.Mode.CONCURRENT, "alice", "job_1_0001",
-                "attempt_1_0001_m_000000_0", 3, 0, 4 << 20, true, true, -1);
+                "attempt_1_0001_m_000000_0", 3, 0, 4 << 20, true, true, -1, "aGFzaA==");
         assertEquals(file, Messages.decode(file.encode()));
         assertFalse(read.direct());
         assertFalse(read.file());
         assertEquals(-1, read.release());
+    }
+
+    /**
+     * A READ's HMAC is the one Hadoop's fetcher sends the ShuffleHandler for the same map output
+     * (the same secret authenticates both ways), and it binds the job, the partition and the map.
+     */
+    @Test
+    void theHashIsHadoopsShuffleHmacOfTheMapOutputsUrl() throws Exception {
+        javax.crypto.SecretKey secret = org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager.createSecretKey(
+                "the job's secret".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        String map = "attempt_1_0001_m_000002_0";
+        String hash = RequestHash.of(secret, 13562, "job_1_0001", 3, map);
+        java.net.URL url = new java.net.URL("http://node:13562/mapOutput?job=job_1_0001&reduce=3&map=" + map);
+        assertEquals(org.apache.hadoop.mapreduce.security.SecureShuffleUtils.hashFromString(
+                org.apache.hadoop.mapreduce.security.SecureShuffleUtils.buildMsgFrom(url), secret), hash);
+        Messages.Read read = new Messages.Read(1, Messages.Mode.CONCURRENT, "alice", "job_1_0001", map, 3, 0, 4096, false,
+                true, -1, hash);
+        assertTrue(RequestHash.matches(read, secret, 13562));
+        assertFalse(RequestHash.matches(read, secret, 13563), "another node's shuffle port");
+        assertFalse(RequestHash.matches(new Messages.Read(1, Messages.Mode.CONCURRENT, "alice", "job_1_0001", map, 2, 0,
+                4096, false, true, -1, hash), secret, 13562), "another partition");
+        assertFalse(RequestHash.matches(new Messages.Read(1, Messages.Mode.CONCURRENT, "alice", "job_1_0002",
+                "attempt_1_0002_m_000002_0", 3, 0, 4096, false, true, -1, hash), secret, 13562), "another job's map");
+        assertFalse(RequestHash.matches(new Messages.Read(1, Messages.Mode.CONCURRENT, "alice", "job_1_0001", map, 3, 0,
+                4096, false, true, -1, ""), secret, 13562), "no hash");
     }
 
     @Test
