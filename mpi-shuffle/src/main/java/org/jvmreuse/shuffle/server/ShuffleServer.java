@@ -198,8 +198,13 @@ final class ShuffleServer {
      */
     private void lendFile(int source, Messages.Read read, MapOutputs.Segment segment) throws IOException {
         int fd = outputs.open(segment, port.openFile(), port.closeFile());
+        long[] key = port.fileKey().apply(fd);
+        if (key == null) {
+            port.closeFile().applyAsInt(fd);
+            throw new IOException("cannot tell the device and inode of " + segment.file() + " opened to lend");
+        }
         ByteBuffer header = Messages.Data.file(port.buffer().apply(Messages.Data.FILE_HEADER), read.requestId(), read.offset(),
-                segment.length(), segment.rawLength(), port.pid(), fd, segment.start() + read.offset());
+                segment.length(), segment.rawLength(), port.pid(), fd, segment.start() + read.offset(), key);
         if (!lent.add(source, read.requestId(), read.offset(), () -> port.closeFile().applyAsInt(fd))) {
             port.release().accept(header); // its stream has ended: nobody would read it (add closed it)
             return;

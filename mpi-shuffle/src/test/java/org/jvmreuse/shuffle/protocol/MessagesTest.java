@@ -59,7 +59,7 @@ class MessagesTest {
         ByteBuffer message = Messages.Data.direct(ByteBuffer.allocateDirect(64), 7, 100, 1000, 2000, 900, 4242, 0x7f0000001000L);
         assertEquals(Messages.Data.DIRECT_HEADER, message.limit());
         Messages.Data data = (Messages.Data) Messages.decode(message);
-        assertEquals(new Messages.Data(7, 100, 1000, 2000, 900, null, 4242, 0x7f0000001000L, -1), data);
+        assertEquals(new Messages.Data(7, 100, 1000, 2000, 900, 4242, 0x7f0000001000L), data);
         assertTrue(data.direct());
         assertFalse(data.file());
         assertFalse(((Messages.Data) Messages.decode(Messages.Data.header(ByteBuffer.allocate(64), 8, 0, 1000, 2000,
@@ -73,18 +73,23 @@ class MessagesTest {
     }
 
     @Test
-    void aLentFileIsAHeaderThatNamesTheDescriptorAndWhereTheSegmentStarts() throws IOException {
-        ByteBuffer message = Messages.Data.file(ByteBuffer.allocateDirect(64), 9, 0, 1000, 2000, 4242, 17, 0);
+    void aLentFileIsAHeaderThatNamesTheDescriptorTheFileAndWhereTheSegmentStarts() throws IOException {
+        long[] key = {0x803, 123456789L};
+        ByteBuffer message = Messages.Data.file(ByteBuffer.allocateDirect(128), 9, 0, 1000, 2000, 4242, 17, 0, key);
         assertEquals(Messages.Data.FILE_HEADER, message.limit());
         Messages.Data data = (Messages.Data) Messages.decode(message);
-        assertEquals(new Messages.Data(9, 0, 1000, 2000, 0, null, 4242, 0, 17), data);
+        assertEquals(new Messages.Data(9, 0, 1000, 2000, 0, null, 4242, 0, 17, 0x803, 123456789L), data);
+        assertTrue(data.lends(key));
+        assertFalse(data.lends(new long[] {0x803, 123456788L}), "another inode");
+        assertFalse(data.lends(new long[] {0x804, 123456789L}), "another device");
+        assertFalse(data.lends(null), "a descriptor that names no file");
         assertTrue(data.file());
         assertFalse(data.direct(), "position 0 of the file is no mapped address");
         assertEquals(0, data.bytesLength(), "no bytes follow");
-        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(64), 9, 0, 1000, 2000,
-                0, 17, 0)), "no process");
-        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(64), 9, 0, 1000, 2000,
-                4242, -1, 0)), "no descriptor");
+        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(128), 9, 0, 1000, 2000,
+                0, 17, 0, key)), "no process");
+        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(128), 9, 0, 1000, 2000,
+                4242, -1, 0, key)), "no descriptor");
         assertThrows(IOException.class, () -> Messages.decode(message.limit(Messages.Data.DIRECT_HEADER)));
     }
 

@@ -587,6 +587,24 @@ class SegmentStreamTest {
     }
 
     /**
+     * A descriptor taken that is not the file lent (the lend expired and its number was reused,
+     * or the server's process id now names another process) is not read: the fetch fails and
+     * every descriptor is closed.
+     */
+    @Test
+    void aDescriptorThatIsNotTheFileLentIsNotRead() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 23, 3 * CHUNK, 2 * CHUNK);
+        Path other = Files.write(root.resolve("other.out"), new byte[8 * CHUNK]);
+        readFile = InProcessPeer::readFile;
+        takeFile = at -> InProcessPeer.open(other.toString()); // what a reused number would name
+        SlotLink link = connect(files, p -> p);
+        IOException e = assertThrows(IOException.class, () -> new SegmentStream(link, SERVER_RANK,
+                direct(link, MapOutputFiles.MAP, 1), 4, 10_000, 3000, 0).open().close());
+        assertTrue(e.getMessage().contains("is not the file it lent"), e.getMessage());
+        assertEquals(0, openDescriptors(), "the descriptor taken and the one lent are closed");
+    }
+
+    /**
      * A slot whose kernel refuses to take the server's files (EPERM: Yama's ptrace_scope; ENOSYS:
      * before Linux 5.6) still gets that segment whole, chunk by chunk over MPI, and asks that
      * server for chunks from then on; the lent descriptor is closed.

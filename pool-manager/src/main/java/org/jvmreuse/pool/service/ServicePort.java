@@ -64,6 +64,8 @@ public final class ServicePort {
      * only at the end of the file), or -errno.
      */
     public static final String READ_FILE = "readFile";
+    /** IntFunction of long[]: {device, inode} of the file open as that descriptor here, or null. */
+    public static final String FILE_KEY = "fileKey";
     /**
      * Consumer of IntConsumer: sets who is told the rank of each pool process on this host that
      * ended (called on the communication thread; must not block).
@@ -130,6 +132,7 @@ public final class ServicePort {
         map.put(RELEASE, (Consumer<ByteBuffer>) transport::release);
         map.put(RECEIVER, (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> receiver = r);
         map.put(LOST, (Consumer<IntConsumer>) l -> lost = l);
+        map.put(FILE_KEY, (IntFunction<long[]>) PeerFiles::key);
         map.put(LOG, (BiConsumer<String, String>) ServicePort::log);
         map.put(PID, ProcessHandle.current().pid());
         map.put(LOCAL, (IntPredicate) transport::isLocal);
