@@ -556,16 +556,23 @@ class SegmentStreamTest {
 
     /**
      * A READ whose offset is negative would lend the file from before its segment (another
-     * partition's bytes): it is refused, and nothing stays lent.
+     * partition's bytes): it is refused, and nothing stays lent. One at or past the segment's end
+     * (however far) gets no bytes and no file, as an ask ahead does.
      */
     @Test
-    void aNegativeOffsetIsRefusedOnTheFilePath() throws Exception {
+    void aNegativeOffsetIsRefusedOnTheFilePathAndAnOverLongOneLendsNothing() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 20, 3 * CHUNK, 2 * CHUNK);
         readFile = InProcessPeer::readFile;
         SlotLink link = connect(files, p -> p);
         Object reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
                 MapOutputFiles.MAP, 1, -3L * CHUNK, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
         assertTrue(reply instanceof Messages.Failure failure && failure.reason().contains("negative"), String.valueOf(reply));
+        for (long offset : new long[] {2L * CHUNK, 2L * CHUNK + 1, Long.MAX_VALUE}) {
+            reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
+                    MapOutputFiles.MAP, 1, offset, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
+            assertTrue(reply instanceof Messages.Data data && !data.file() && data.bytesLength() == 0,
+                    offset + ": " + reply);
+        }
         assertEquals(0, openDescriptors(), "nothing is lent");
     }
 
