@@ -57,7 +57,13 @@ final class LentOutputs implements AutoCloseable {
     /** Lends expire after {@code expiryNanos}; the sweeper looks every {@code sweepNanos}. */
     LentOutputs(long expiryNanos, long sweepNanos) {
         this.expiryNanos = expiryNanos;
-        sweeper.scheduleWithFixedDelay(this::expire, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                expire();
+            } catch (RuntimeException e) {
+                // one give-back that failed must not end the sweeps (the executor would stop them)
+            }
+        }, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
     }
 
     /**

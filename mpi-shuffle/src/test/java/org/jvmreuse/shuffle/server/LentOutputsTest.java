@@ -87,6 +87,26 @@ class LentOutputsTest {
         }
     }
 
+    /** A give-back that throws ends neither the sweeps nor the lend: the others are still given back. */
+    @Test
+    void aGiveBackThatFailsDoesNotEndTheSweeps() throws Exception {
+        try (LentOutputs lent = new LentOutputs(TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.MILLISECONDS.toNanos(10))) {
+            for (int offset = 0; offset < 5; offset++) {
+                lent.add(1, 7, offset, () -> {
+                    throw new IllegalStateException("cannot unmap");
+                });
+            }
+            GiveBack g = new GiveBack();
+            lent.add(1, 7, 5, g);
+            for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); g.runs.get() == 0
+                    && System.nanoTime() < deadline; ) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, g.runs.get());
+            assertEquals(0, lent.size());
+        }
+    }
+
     /** What was lent to a rank whose process ended goes at once; other ranks' lends stay. */
     @Test
     void theLendsOfALostRankAreGivenBack() {
