@@ -9,8 +9,8 @@ import org.apache.hadoop.mapreduce.security.SecureShuffleUtils;
  * How a READ proves that its reducer belongs to the job: as Hadoop's HTTP shuffle does, an HMAC
  * with the job's shuffle secret ({@code SecureShuffleUtils}: HMAC-SHA1, Base64) of what Hadoop's
  * fetcher would hash for this one map output: the NodeManager's shuffle port, the URL's path and
- * its query. So a hash is good for one map output of one node only. A
- * reducer has the secret in its task (Hadoop's {@code Task.getShuffleSecret}); the Shuffle
+ * its query. So a hash is good for that partition of that map output, at that shuffle port, only.
+ * A reducer has the secret in its task (Hadoop's {@code Task.getShuffleSecret}); the Shuffle
  * Manager learns it from the NodeManager's side ({@code JobSecrets}).
  */
 public final class RequestHash {

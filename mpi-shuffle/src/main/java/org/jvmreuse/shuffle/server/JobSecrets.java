@@ -82,7 +82,11 @@ public final class JobSecrets {
         Files.createDirectories(file.getParent());
         Path written = Files.createTempFile(file.getParent(), FILE, ".tmp",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.write(written, secret);
-        Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            Files.write(written, secret);
+            Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(written);
+        }
     }
 }

@@ -513,8 +513,8 @@ class SegmentStreamTest {
     /**
      * As Hadoop's ShuffleHandler, the Shuffle Manager serves only a READ that carries the job's
      * shuffle HMAC of what it asks for: none, one made with another secret (a task of another
-     * job), one made for another partition or another node, or a job whose secret this node never recorded,
-     * gets a refusal and nothing lent, whatever the way it asks for.
+     * job), one made for another partition or another shuffle port, or a job whose secret this
+     * node never recorded, gets a refusal and nothing lent, whatever the way it asks for.
      */
     @Test
     void aReadWithoutItsJobsHmacIsRefused() throws Exception {
