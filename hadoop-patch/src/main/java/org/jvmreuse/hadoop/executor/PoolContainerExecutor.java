@@ -59,6 +59,7 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
             String userName, String appId, Path containerWorkDir, List<String> localDirs, List<String> logDirs)
             throws IOException {
         String containerId = container.getContainerId().toString();
+        recordShuffleSecret(containerId, nmPrivateTokensPath);
         java.nio.file.Path pooledScript = null;
         Path script = nmPrivateContainerScriptPath;
         LaunchScriptRewriter.Launch launch = null;
@@ -86,6 +87,19 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
             if (pooledScript != null) {
                 Files.deleteIfExists(pooledScript);
             }
+        }
+    }
+
+    /**
+     * Records the job's shuffle secret for this node's Shuffle Manager (the MPI shuffle), from
+     * any of its containers, pooled or not, as they all run the job's maps. A container's launch
+     * never fails for it: without it, the Shuffle Manager refuses the job's reads.
+     */
+    private void recordShuffleSecret(String containerId, Path tokens) {
+        try {
+            ShuffleSecretFile.record(java.nio.file.Path.of(tokens.toUri().getPath()), getConf());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Container " + containerId + ": cannot record its job's shuffle secret for the MPI shuffle: " + e);
         }
     }
 

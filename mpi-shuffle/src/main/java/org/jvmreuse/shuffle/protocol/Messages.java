@@ -40,14 +40,11 @@ public final class Messages {
      * process and read the whole segment itself, so a server on its host answers with a FILE
      * {@link Data} that names the descriptor (then no more reads of the segment follow).
      * {@code release}: the offset of a direct chunk of this request that the reducer has copied
-     * (its mapping can go), or -1.
+     * (its mapping can go), or -1. {@code hash}: the job's shuffle HMAC of the map output asked
+     * for ({@link RequestHash}), without which the server serves nothing.
      */
     public record Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce,
-                       long offset, int length, boolean direct, boolean file, long release) {
-        /** A read that takes the bytes over MPI and releases nothing. */
-        public Read(long requestId, Mode mode, String user, String jobId, String mapId, int reduce, long offset, int length) {
-            this(requestId, mode, user, jobId, mapId, reduce, offset, length, false, false, -1);
-        }
+                       long offset, int length, boolean direct, boolean file, long release, String hash) {
 
         public ByteBuffer encode() {
             return build(out -> {
@@ -63,6 +60,7 @@ public final class Messages {
                 out.writeBoolean(direct);
                 out.writeBoolean(file);
                 out.writeLong(release);
+                out.writeUTF(hash);
             });
         }
 
@@ -73,7 +71,7 @@ public final class Messages {
                 throw new IOException("unknown serving mode " + mode);
             }
             return new Read(id, Mode.values()[mode], in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(),
-                    in.readLong(), in.readInt(), in.readBoolean(), in.readBoolean(), in.readLong());
+                    in.readLong(), in.readInt(), in.readBoolean(), in.readBoolean(), in.readLong(), in.readUTF());
         }
     }
 
@@ -87,19 +85,26 @@ public final class Messages {
      * server's process {@code pid}, mapped at {@code address}, for the reducer to copy itself. A
      * FILE message lends the whole segment from {@code offset} on, with no bytes ({@code length}
      * 0): it is at position {@code address} of the file open as descriptor {@code fd} in process
-     * {@code pid}, for the reducer to take and read itself ({@code fd} is -1 in every other message).
+     * {@code pid}, for the reducer to take and read itself ({@code fd} is -1 in every other message);
+     * {@code device} and {@code inode} name that file, so that the reducer can tell that what it
+     * took is what was lent (not another file under a reused descriptor or process id).
      */
     public record Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes,
-                       long pid, long address, int fd) {
+                       long pid, long address, int fd, long device, long inode) {
         /** The length of a DATA message. */
         public static final int HEADER = 1 + 4 * Long.BYTES + Integer.BYTES;
         /** The length of a DIRECT message. */
         public static final int DIRECT_HEADER = HEADER + 2 * Long.BYTES;
         /** The length of a FILE message. */
-        public static final int FILE_HEADER = DIRECT_HEADER + Integer.BYTES;
+        public static final int FILE_HEADER = DIRECT_HEADER + Integer.BYTES + 2 * Long.BYTES;
 
         public Data(long requestId, long offset, long segmentLength, long rawLength, int length, ByteBuffer bytes) {
-            this(requestId, offset, segmentLength, rawLength, length, bytes, 0, 0, -1);
+            this(requestId, offset, segmentLength, rawLength, length, bytes, 0, 0, -1, 0, 0);
+        }
+
+        /** A DIRECT message's header: {@code length} bytes at {@code address} of process {@code pid}. */
+        public Data(long requestId, long offset, long segmentLength, long rawLength, int length, long pid, long address) {
+            this(requestId, offset, segmentLength, rawLength, length, null, pid, address, -1, 0, 0);
         }
 
         /** Writes the DATA message for {@code bytes} (0 to its limit) into {@code message}; returns it at position 0. */
@@ -122,15 +127,20 @@ public final class Messages {
 
         /**
          * Writes the FILE message lending the segment from {@code offset} on, at {@code position} of
-         * descriptor {@code fd} of process {@code pid}; at position 0.
+         * descriptor {@code fd} of process {@code pid}, the file {@code key} ({device, inode}); at position 0.
          */
         public static ByteBuffer file(ByteBuffer message, long requestId, long offset, long segmentLength, long rawLength,
-                                      long pid, int fd, long position) {
+                                      long pid, int fd, long position, long[] key) {
             message.clear().limit(FILE_HEADER);
             message.put(0, FILE).putLong(1, requestId).putLong(9, offset).putLong(17, segmentLength)
                     .putLong(25, rawLength).putInt(33, 0).putLong(HEADER, pid).putLong(HEADER + 8, position)
-                    .putInt(DIRECT_HEADER, fd);
+                    .putInt(DIRECT_HEADER, fd).putLong(DIRECT_HEADER + 4, key[0]).putLong(DIRECT_HEADER + 12, key[1]);
             return message;
+        }
+
+        /** Whether {@code key} ({device, inode}) names the file this FILE message lends. */
+        public boolean lends(long[] key) {
+            return key != null && key.length == 2 && key[0] == device && key[1] == inode;
         }
 
         /** Whether the chunk's bytes stay in the server's memory, for the reducer to copy ({@link #DIRECT}). */
@@ -152,7 +162,7 @@ public final class Messages {
             if (arrived.limit() != length) {
                 throw new IOException("a DATA message announces " + length + " bytes and " + arrived.limit() + " followed");
             }
-            return new Data(requestId, offset, segmentLength, rawLength, length, arrived, 0, 0, -1);
+            return new Data(requestId, offset, segmentLength, rawLength, length, arrived);
         }
 
         /** Copies {@code length} chunk bytes from {@code from} into {@code into} at {@code at}. */
@@ -182,7 +192,7 @@ public final class Messages {
                 throw new IOException("a FILE message names descriptor " + fd + " of process " + pid + " at " + address);
             }
             return new Data(payload.getLong(1), payload.getLong(9), payload.getLong(17), payload.getLong(25), length, null,
-                    pid, address, fd);
+                    pid, address, fd, file ? payload.getLong(DIRECT_HEADER + 4) : 0, file ? payload.getLong(DIRECT_HEADER + 12) : 0);
         }
     }
 

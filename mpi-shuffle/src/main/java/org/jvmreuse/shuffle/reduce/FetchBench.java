@@ -9,7 +9,11 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedOutputStream;
+import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
+import org.jvmreuse.shuffle.protocol.Announcement;
 import org.jvmreuse.shuffle.protocol.Messages;
+import org.jvmreuse.shuffle.protocol.RequestHash;
+import org.jvmreuse.shuffle.server.JobSecrets;
 
 /**
  * Benchmark entry point (job-scripts/bench/mpi-shuffle-transport.sh): the MPI shuffle's own
@@ -25,6 +29,8 @@ import org.jvmreuse.shuffle.protocol.Messages;
 public final class FetchBench {
     static final String JOB = "job_1000000000000_0001";
     static final String MAP = "attempt_1000000000000_0001_m_000000_0";
+    /** The benchmark job's shuffle secret, recorded by {@code prepare} as a NodeManager would. */
+    private static final byte[] SECRET = "fetch-bench-shuffle-secret".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private FetchBench() {
     }
@@ -61,6 +67,7 @@ public final class FetchBench {
                 out.write(block, 0, (int) Math.min(block.length, bytes - written));
             }
         }
+        JobSecrets.record(localDir, JOB, SECRET);
         CRC32 crc = new CRC32();
         try (var raw = Files.newOutputStream(dir.resolve("file.out.index"));
              DataOutputStream index = new DataOutputStream(new CheckedOutputStream(raw, crc))) {
@@ -90,6 +97,8 @@ public final class FetchBench {
         }
         byte[] sink = new byte[1 << 20]; // as a reducer's in-memory copy: large reads
         String user = System.getProperty("user.name");
+        String hash = RequestHash.of(JobTokenSecretManager.createSecretKey(SECRET),
+                Announcement.parse(link.directory().get(server)).port(), JOB, 0, MAP);
         double[] rates = new double[repeat];
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getCurrentThreadCpuTime();
@@ -97,7 +106,7 @@ public final class FetchBench {
             long start = System.nanoTime();
             long got = 0;
             Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk, direct && link.canCopyDirect(server),
-                    files && link.canTakeFiles(server), -1);
+                    files && link.canTakeFiles(server), -1, hash);
             try (InputStream in = new SegmentStream(link, server, read, window, 60_000, 3000, bytes).open()) {
                 for (int n; (n = in.read(sink)) > 0; ) {
                     got += n;

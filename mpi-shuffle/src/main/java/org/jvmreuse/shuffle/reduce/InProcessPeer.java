@@ -5,6 +5,7 @@ import java.lang.reflect.Field;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
 import java.util.function.ToIntFunction;
@@ -45,8 +47,8 @@ final class InProcessPeer {
         }
     }
 
-    /** An open file and how many descriptors name it. */
-    private record Open(FileChannel channel, AtomicInteger names) {
+    /** An open file, where it was opened, and how many descriptors name it. */
+    private record Open(FileChannel channel, Path path, AtomicInteger names) {
     }
 
     private static final Map<Integer, Open> FILES = new ConcurrentHashMap<>();
@@ -63,6 +65,7 @@ final class InProcessPeer {
         port.put("address", (ToLongFunction<ByteBuffer>) InProcessPeer::address);
         port.put("openFile", (ToIntFunction<String>) InProcessPeer::open);
         port.put("closeFile", (IntUnaryOperator) InProcessPeer::close);
+        port.put("fileKey", (IntFunction<long[]>) InProcessPeer::key);
     }
 
     /** Adds a reducer's entries for direct chunks, copying with {@code peerRead}. */
@@ -77,12 +80,24 @@ final class InProcessPeer {
         port.put("takeFile", (ToIntFunction<long[]>) InProcessPeer::take);
         port.put("readFile", readFile);
         port.put("closeFile", (IntUnaryOperator) InProcessPeer::close);
+        port.put("fileKey", (IntFunction<long[]>) InProcessPeer::key);
+    }
+
+    /** As fstat would: {device, inode} of the file a descriptor names (here: of where it was opened), or null. */
+    static long[] key(int fd) {
+        Open open = FILES.get(fd);
+        try {
+            Map<String, Object> attributes = open == null ? null : Files.readAttributes(open.path, "unix:dev,ino");
+            return attributes == null ? null : new long[] {(Long) attributes.get("dev"), (Long) attributes.get("ino")};
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     static int open(String path) {
         try {
             int fd = DESCRIPTORS.getAndIncrement();
-            FILES.put(fd, new Open(FileChannel.open(Path.of(path), StandardOpenOption.READ), new AtomicInteger(1)));
+            FILES.put(fd, new Open(FileChannel.open(Path.of(path), StandardOpenOption.READ), Path.of(path), new AtomicInteger(1)));
             return fd;
         } catch (NoSuchFileException e) {
             return -ENOENT;

@@ -16,6 +16,7 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.jvmreuse.shuffle.server.JobSecrets;
 import org.jvmreuse.shuffle.server.ShuffleManager;
 
 /**
@@ -60,6 +61,9 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
                     + property("yarn.nodemanager.local-dirs", localDir.toString())
                     + property("yarn.nodemanager.hostname", "127.0.0.1")
                     + property("mapreduce.shuffle.port", Integer.toString(shufflePort)) + "</configuration>");
+            // What the NodeManager's executor does when it launches a job's container.
+            JobSecrets.record(localDir, context.getReduceId().getJobID().toString(),
+                    context.getReduceTask().getShuffleSecret().getEncoded());
             Map<String, Object> server = port(r -> serverReceiver = r);
             server.put("options", Map.of("conf-dir", conf.toString(), "threads", "2"));
             server.put("log", (BiConsumer<String, String>) (level, message) -> { });

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import javax.crypto.SecretKey;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.mapred.Counters;
@@ -14,7 +15,9 @@ import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
+import org.jvmreuse.shuffle.protocol.Announcement;
 import org.jvmreuse.shuffle.protocol.Messages;
+import org.jvmreuse.shuffle.protocol.RequestHash;
 
 /**
  * A fetcher's MPI path: copies the map outputs of a host whose Shuffle Manager is in the
@@ -33,6 +36,8 @@ final class MpiCopier<K, V> implements HostCopier {
     private final RankDirectory directory;
     private final MpiShuffleSettings settings;
     private final Messages.Read template;
+    /** The job's shuffle secret: each READ carries its HMAC. */
+    private final SecretKey secret;
     private final ShuffleSchedulerImpl<K, V> scheduler;
     private final MergeManager<K, V> merger;
     private final ShuffleClientMetrics metrics;
@@ -47,13 +52,14 @@ final class MpiCopier<K, V> implements HostCopier {
     private SegmentStream ahead;
 
     MpiCopier(int id, SlotLink link, RankDirectory directory, MpiShuffleSettings settings, Messages.Read template,
-              ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, ShuffleClientMetrics metrics,
+              SecretKey secret, ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, ShuffleClientMetrics metrics,
               Reporter reporter) {
         this.id = id;
         this.link = link;
         this.directory = directory;
         this.settings = settings;
         this.template = template;
+        this.secret = secret;
         this.scheduler = scheduler;
         this.merger = merger;
         this.metrics = metrics;
@@ -117,7 +123,9 @@ final class MpiCopier<K, V> implements HostCopier {
         boolean direct = settings.direct() && link.canCopyDirect(rank);
         boolean file = settings.direct() && settings.directFiles() && link.canTakeFiles(rank);
         Messages.Read first = new Messages.Read(0, settings.mode(), template.user(), template.jobId(), map.toString(),
-                template.reduce(), 0, direct || file ? settings.directChunkBytes() : settings.chunkBytes(), direct, file, -1);
+                template.reduce(), 0, direct || file ? settings.directChunkBytes() : settings.chunkBytes(), direct, file, -1,
+                RequestHash.of(secret, Announcement.parse(link.directory().get(rank)).port(), template.jobId(), template.reduce(),
+                        map.toString()));
         return new SegmentStream(link, rank, first, settings.window(), settings.timeoutMillis(), settings.livenessMillis(),
                 lastSegmentLength);
     }

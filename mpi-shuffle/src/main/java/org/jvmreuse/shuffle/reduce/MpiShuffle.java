@@ -118,12 +118,13 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
                     + settings);
         }
         Messages.Read template = new Messages.Read(0, settings.mode(), jobConf.getUser(), reduceId.getJobID().toString(), "",
-                reduceId.getTaskID().getId(), 0, settings.chunkBytes());
+                reduceId.getTaskID().getId(), 0, settings.chunkBytes(), false, false, -1, "");
         int count = jobConf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, 5);
         List<Thread> fetchers = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             HostCopier copier = link == null || directory.size() == 0 ? null
-                    : new MpiCopier<>(i + 1, link, directory, settings, template, scheduler, merger, metrics, reporter);
+                    : new MpiCopier<>(i + 1, link, directory, settings, template, context.getReduceTask().getShuffleSecret(),
+                            scheduler, merger, metrics, reporter);
             Thread fetcher = ShuffleParts.fetcher(jobConf, reduceId, scheduler,
                     copier != null && settings.fetchDuringMerge() ? new FetchDuringMerge<>(merger) : merger, reporter, metrics,
                     this, context.getReduceTask().getShuffleSecret(), copier);

@@ -71,7 +71,7 @@ final class SegmentStream extends InputStream {
         this.lastHeard = System.nanoTime();
         this.requestId = link.register(this::deliver);
         this.request = new Messages.Read(requestId, first.mode(), first.user(), first.jobId(), first.mapId(),
-                first.reduce(), 0, first.length(), first.direct(), first.file(), -1);
+                first.reduce(), 0, first.length(), first.direct(), first.file(), -1, first.hash());
         this.direct = first.direct();
         this.lendFile = first.file();
         long chunks = lendFile ? 1 : Math.max(1, Math.min(window, (expectedLength + first.length() - 1) / first.length()));
@@ -235,7 +235,7 @@ final class SegmentStream extends InputStream {
     /** Asks for the chunk at {@code nextRequest} and moves it on by one chunk. */
     private void askNext() {
         link.send(server, new Messages.Read(requestId, request.mode(), request.user(), request.jobId(), request.mapId(),
-                request.reduce(), nextRequest, request.length(), direct, lendFile, release).encode());
+                request.reduce(), nextRequest, request.length(), direct, lendFile, release, request.hash()).encode());
         release = -1;
         nextRequest += request.length();
         outstanding++;

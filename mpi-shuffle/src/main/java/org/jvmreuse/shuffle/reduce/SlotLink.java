@@ -122,20 +122,27 @@ public final class SlotLink {
 
     /** Whether segments of {@code server} can be read here from its lent files (same host, allowed, offered by the port). */
     boolean canTakeFiles(int server) {
-        return port.takeFile() != null && port.readFile() != null && port.closeFile() != null && port.local() != null
-                && port.local().test(server) && !noFiles.contains(server);
+        return port.takeFile() != null && port.readFile() != null && port.closeFile() != null && port.fileKey() != null
+                && port.local() != null && port.local().test(server) && !noFiles.contains(server);
     }
 
     /**
      * This process's descriptor for the file {@code lent} names in the server's process (a FILE
      * reply), to read with {@link #readFile} and close with {@link #closeFile}; or -errno, and
      * where the kernel refuses (EPERM, ENOSYS) that server is marked: its segments come chunk by
-     * chunk from then on.
+     * chunk from then on. A descriptor that is not the file lent (its device and inode differ: the
+     * lend had expired and its number was reused, or the server's process id names another process
+     * now) is closed again, an IOException.
      */
-    int takeFile(int server, Messages.Data lent) {
+    int takeFile(int server, Messages.Data lent) throws IOException {
         int fd = port.takeFile().applyAsInt(new long[] {lent.pid(), lent.fd()});
         if (fd == -EPERM || fd == -ENOSYS) {
             noFiles.add(server);
+        }
+        if (fd >= 0 && !lent.lends(port.fileKey().apply(fd))) {
+            port.closeFile().applyAsInt(fd);
+            throw new IOException("descriptor " + lent.fd() + " of process " + lent.pid() + " (MPI rank " + server
+                    + ") is not the file it lent");
         }
         return fd;
     }

@@ -31,7 +31,7 @@ import java.util.zip.CheckedInputStream;
  * until that reducer releases it).
  */
 final class MapOutputs {
-    private static final Pattern JOB_ID = Pattern.compile("job_[0-9]+_[0-9]+");
+    static final Pattern JOB_ID = Pattern.compile("job_[0-9]+_[0-9]+");
     private static final Pattern ATTEMPT_ID = Pattern.compile("attempt_[0-9]+_[0-9]+_m_[0-9]+_[0-9]+");
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*");
     private static final int INDEX_RECORD = 3 * Long.BYTES;

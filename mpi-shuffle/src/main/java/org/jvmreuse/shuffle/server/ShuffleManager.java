@@ -32,8 +32,9 @@ public final class ShuffleManager {
         }
         NodeSettings node = NodeSettings.read(Path.of(confDir));
         MapOutputs outputs = new MapOutputs(node.localDirs(), System.getProperty("user.name"), node.indexCacheBytes());
-        server = new ShuffleServer(outputs, threads, MessagePort.of(port), log);
+        server = new ShuffleServer(outputs, new JobSecrets(node.localDirs()), node.shufflePort(), threads, MessagePort.of(port), log);
         MessagePort.receiveWith(port, server::receive);
+        MessagePort.lostWith(port, server::lost);
         log.accept("info", "MPI shuffle: serving the map outputs in " + node.localDirs() + " for shuffle port "
                 + node.shufflePort() + " (" + threads + " reader threads, index cache " + node.indexCacheBytes() / 1024 + " KiB)");
         return new Announcement(node.shufflePort(), node.hostNames()).format();

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.jvmreuse.shuffle.protocol.MessagePort;
 import org.jvmreuse.shuffle.protocol.Messages;
+import org.jvmreuse.shuffle.protocol.RequestHash;
 
 /**
  * Serves chunk reads of this node's map outputs. Requests arrive on the pool process's
@@ -21,13 +22,18 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * mapped, and the mapping stays until that reducer releases it ({@link LentOutputs}). One that
  * can take an open file out of this process (its read says {@code file}) gets the whole segment
  * at once: a FILE reply names the map output's descriptor here, open until released, and the
- * reducer reads the segment itself; this server reads no byte of it.
+ * reducer reads the segment itself; this server reads no byte of it. Every READ must carry its
+ * job's shuffle HMAC ({@link JobSecrets}, {@code RequestHash}), as every HTTP request to the
+ * NodeManager's ShuffleHandler must.
  */
 final class ShuffleServer {
     /** The largest chunk a reducer may ask for. */
     static final int MAX_CHUNK = 8 << 20;
 
     private final MapOutputs outputs;
+    private final JobSecrets secrets;
+    /** The NodeManager shuffle port this server stands in for: what the requests' HMACs name. */
+    private final int shufflePort;
     private final MessagePort port;
     /** Sends a DATA header and its mapped chunk as one unit; unmaps the chunk once MPI is done with it. */
     private final BiConsumer<Integer, ByteBuffer[]> sendMapped;
@@ -41,8 +47,11 @@ final class ShuffleServer {
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean stopped;
 
-    ShuffleServer(MapOutputs outputs, int threads, MessagePort port, BiConsumer<String, String> log) {
+    ShuffleServer(MapOutputs outputs, JobSecrets secrets, int shufflePort, int threads, MessagePort port,
+                  BiConsumer<String, String> log) {
         this.outputs = outputs;
+        this.secrets = secrets;
+        this.shufflePort = shufflePort;
         this.port = port;
         this.sendMapped = port.sendLent().apply(Mappings::unmap);
         this.log = log;
@@ -88,6 +97,18 @@ final class ShuffleServer {
         }
     }
 
+    /**
+     * On the communication thread: the process of {@code rank}, on this host, has ended. What
+     * was lent to it goes now (its own descriptors went with it), not at the expiry.
+     */
+    void lost(int rank) {
+        try {
+            concurrent.execute(() -> lent.releaseRank(rank));
+        } catch (RejectedExecutionException e) {
+            // stopping: stop() gives everything back
+        }
+    }
+
     /** The answer once stopped: the reducer takes this host's outputs over HTTP instead. */
     private static ByteBuffer unavailable(long requestId) {
         return new Messages.Failure(requestId, "the Shuffle Manager is stopping", true).encode();
@@ -96,12 +117,16 @@ final class ShuffleServer {
     private void serve(int source, Messages.Read read) {
         ByteBuffer chunk = null; // mapped here and not yet handed on: unmapped if serving fails
         try {
+            authenticate(read);
             if (read.release() >= 0) {
                 lent.release(source, read.requestId(), read.release());
             }
-            lent.expire();
             if (read.length() <= 0 || read.length() > MAX_CHUNK) {
                 throw new MapOutputException("chunk length " + read.length() + " is outside 1.." + MAX_CHUNK);
+            }
+            if (read.offset() < 0) {
+                // Would reach bytes before the segment: another partition's, or the file's start.
+                throw new MapOutputException("offset " + read.offset() + " is negative");
             }
             MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
             // A read at or past the end gets no bytes: a reducer may ask ahead before it knows the length.
@@ -156,13 +181,30 @@ final class ShuffleServer {
     }
 
     /**
+     * Refuses a READ that does not carry its job's shuffle HMAC of what it asks for (as Hadoop's
+     * ShuffleHandler refuses a URL without it): only a reducer of the job, which has the job's
+     * secret, reads the job's map outputs.
+     */
+    private void authenticate(Messages.Read read) throws IOException {
+        if (!RequestHash.matches(read, secrets.of(read.jobId()), shufflePort)) {
+            throw new MapOutputException("the request for " + read.mapId() + " partition " + read.reduce()
+                    + " does not carry the shuffle HMAC of " + read.jobId());
+        }
+    }
+
+    /**
      * Answers {@code read} with a FILE reply: the segment from the read's offset on, in the map
      * output opened here and kept open for the reducer until it releases the request.
      */
     private void lendFile(int source, Messages.Read read, MapOutputs.Segment segment) throws IOException {
         int fd = outputs.open(segment, port.openFile(), port.closeFile());
+        long[] key = port.fileKey().apply(fd);
+        if (key == null) {
+            port.closeFile().applyAsInt(fd);
+            throw new IOException("cannot tell the device and inode of " + segment.file() + " opened to lend");
+        }
         ByteBuffer header = Messages.Data.file(port.buffer().apply(Messages.Data.FILE_HEADER), read.requestId(), read.offset(),
-                segment.length(), segment.rawLength(), port.pid(), fd, segment.start() + read.offset());
+                segment.length(), segment.rawLength(), port.pid(), fd, segment.start() + read.offset(), key);
         if (!lent.add(source, read.requestId(), read.offset(), () -> port.closeFile().applyAsInt(fd))) {
             port.release().accept(header); // its stream has ended: nobody would read it (add closed it)
             return;
@@ -180,7 +222,7 @@ final class ShuffleServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        lent.clear();
+        lent.close();
         log.accept("info", "MPI shuffle: served " + served.get() + " chunks (" + lentChunks.get() + " of them copied by"
                 + " reducers on this host out of this process), lent " + lentFiles.get() + " segments' files to reducers"
                 + " on this host, " + failures.get() + " failed requests");

@@ -16,17 +16,42 @@ class MessagesTest {
     @Test
     void aReadSurvivesTheWire() throws IOException {
         Messages.Read read = new Messages.Read(42, Messages.Mode.BLOCKING, "alice", "job_1_0001",
-                "attempt_1_0001_m_000000_0", 3, 1L << 33, 1 << 20);
+                "attempt_1_0001_m_000000_0", 3, 1L << 33, 1 << 20, false, false, -1, "aGFzaA==");
         assertEquals(read, Messages.decode(read.encode()));
         Messages.Read direct = new Messages.Read(43, Messages.Mode.CONCURRENT, "alice", "job_1_0001",
-                "attempt_1_0001_m_000000_0", 3, 4L << 20, 4 << 20, true, false, 3L << 20);
+                "attempt_1_0001_m_000000_0", 3, 4L << 20, 4 << 20, true, false, 3L << 20, "");
         assertEquals(direct, Messages.decode(direct.encode()));
         Messages.Read file = new Messages.Read(44, Messages.Mode.CONCURRENT, "alice", "job_1_0001",
-                "attempt_1_0001_m_000000_0", 3, 0, 4 << 20, true, true, -1);
+                "attempt_1_0001_m_000000_0", 3, 0, 4 << 20, true, true, -1, "aGFzaA==");
         assertEquals(file, Messages.decode(file.encode()));
         assertFalse(read.direct());
         assertFalse(read.file());
         assertEquals(-1, read.release());
+    }
+
+    /**
+     * A READ's HMAC is the one Hadoop's fetcher sends the ShuffleHandler for the same map output
+     * (the same secret authenticates both ways), and it binds the job, the partition and the map.
+     */
+    @Test
+    void theHashIsHadoopsShuffleHmacOfTheMapOutputsUrl() throws Exception {
+        javax.crypto.SecretKey secret = org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager.createSecretKey(
+                "the job's secret".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        String map = "attempt_1_0001_m_000002_0";
+        String hash = RequestHash.of(secret, 13562, "job_1_0001", 3, map);
+        java.net.URL url = new java.net.URL("http://node:13562/mapOutput?job=job_1_0001&reduce=3&map=" + map);
+        assertEquals(org.apache.hadoop.mapreduce.security.SecureShuffleUtils.hashFromString(
+                org.apache.hadoop.mapreduce.security.SecureShuffleUtils.buildMsgFrom(url), secret), hash);
+        Messages.Read read = new Messages.Read(1, Messages.Mode.CONCURRENT, "alice", "job_1_0001", map, 3, 0, 4096, false,
+                true, -1, hash);
+        assertTrue(RequestHash.matches(read, secret, 13562));
+        assertFalse(RequestHash.matches(read, secret, 13563), "another node's shuffle port");
+        assertFalse(RequestHash.matches(new Messages.Read(1, Messages.Mode.CONCURRENT, "alice", "job_1_0001", map, 2, 0,
+                4096, false, true, -1, hash), secret, 13562), "another partition");
+        assertFalse(RequestHash.matches(new Messages.Read(1, Messages.Mode.CONCURRENT, "alice", "job_1_0002",
+                "attempt_1_0002_m_000002_0", 3, 0, 4096, false, true, -1, hash), secret, 13562), "another job's map");
+        assertFalse(RequestHash.matches(new Messages.Read(1, Messages.Mode.CONCURRENT, "alice", "job_1_0001", map, 3, 0,
+                4096, false, true, -1, ""), secret, 13562), "no hash");
     }
 
     @Test
@@ -34,7 +59,7 @@ class MessagesTest {
         ByteBuffer message = Messages.Data.direct(ByteBuffer.allocateDirect(64), 7, 100, 1000, 2000, 900, 4242, 0x7f0000001000L);
         assertEquals(Messages.Data.DIRECT_HEADER, message.limit());
         Messages.Data data = (Messages.Data) Messages.decode(message);
-        assertEquals(new Messages.Data(7, 100, 1000, 2000, 900, null, 4242, 0x7f0000001000L, -1), data);
+        assertEquals(new Messages.Data(7, 100, 1000, 2000, 900, 4242, 0x7f0000001000L), data);
         assertTrue(data.direct());
         assertFalse(data.file());
         assertFalse(((Messages.Data) Messages.decode(Messages.Data.header(ByteBuffer.allocate(64), 8, 0, 1000, 2000,
@@ -48,18 +73,23 @@ class MessagesTest {
     }
 
     @Test
-    void aLentFileIsAHeaderThatNamesTheDescriptorAndWhereTheSegmentStarts() throws IOException {
-        ByteBuffer message = Messages.Data.file(ByteBuffer.allocateDirect(64), 9, 0, 1000, 2000, 4242, 17, 0);
+    void aLentFileIsAHeaderThatNamesTheDescriptorTheFileAndWhereTheSegmentStarts() throws IOException {
+        long[] key = {0x803, 123456789L};
+        ByteBuffer message = Messages.Data.file(ByteBuffer.allocateDirect(128), 9, 0, 1000, 2000, 4242, 17, 0, key);
         assertEquals(Messages.Data.FILE_HEADER, message.limit());
         Messages.Data data = (Messages.Data) Messages.decode(message);
-        assertEquals(new Messages.Data(9, 0, 1000, 2000, 0, null, 4242, 0, 17), data);
+        assertEquals(new Messages.Data(9, 0, 1000, 2000, 0, null, 4242, 0, 17, 0x803, 123456789L), data);
+        assertTrue(data.lends(key));
+        assertFalse(data.lends(new long[] {0x803, 123456788L}), "another inode");
+        assertFalse(data.lends(new long[] {0x804, 123456789L}), "another device");
+        assertFalse(data.lends(null), "a descriptor that names no file");
         assertTrue(data.file());
         assertFalse(data.direct(), "position 0 of the file is no mapped address");
         assertEquals(0, data.bytesLength(), "no bytes follow");
-        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(64), 9, 0, 1000, 2000,
-                0, 17, 0)), "no process");
-        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(64), 9, 0, 1000, 2000,
-                4242, -1, 0)), "no descriptor");
+        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(128), 9, 0, 1000, 2000,
+                0, 17, 0, key)), "no process");
+        assertThrows(IOException.class, () -> Messages.decode(Messages.Data.file(ByteBuffer.allocate(128), 9, 0, 1000, 2000,
+                4242, -1, 0, key)), "no descriptor");
         assertThrows(IOException.class, () -> Messages.decode(message.limit(Messages.Data.DIRECT_HEADER)));
     }
 

@@ -32,7 +32,10 @@ import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.mapred.IFileInputStream;
 import org.apache.hadoop.mapred.IFileOutputStream;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
 import org.jvmreuse.shuffle.protocol.Messages;
+import org.jvmreuse.shuffle.protocol.RequestHash;
+import org.jvmreuse.shuffle.server.JobSecrets;
 import org.jvmreuse.shuffle.server.MapOutputFiles;
 import org.jvmreuse.shuffle.server.ShuffleManager;
 import org.junit.jupiter.api.AfterEach;
@@ -48,6 +51,10 @@ import org.junit.jupiter.api.io.TempDir;
 class SegmentStreamTest {
     private static final int SERVER_RANK = 0;
     private static final int CHUNK = 4096;
+    /** The NodeManager's default shuffle port, which the Shuffle Manager stands in for here. */
+    private static final int SHUFFLE_PORT = 13562;
+    /** The job's shuffle secret, as its NodeManager records it for the Shuffle Manager. */
+    private static final byte[] SECRET = "the job's shuffle secret".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     @TempDir
     Path root;
@@ -57,6 +64,8 @@ class SegmentStreamTest {
     /** Messages the reducer sent to ranks where no server runs (a Shuffle Manager that is gone). */
     private final List<Object> sentToNobody = Collections.synchronizedList(new java.util.ArrayList<>());
     private BiConsumer<Integer, ByteBuffer> serverReceiver;
+    /** Who the server told the port to tell of ranks whose process ended. */
+    private java.util.function.IntConsumer serverLost;
     private BiConsumer<Integer, ByteBuffer> clientReceiver;
     /** Buffers the server took for replies and nobody has given back yet. */
     private final Set<ByteBuffer> taken = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
@@ -101,6 +110,7 @@ class SegmentStreamTest {
 
     /** As above; DATA replies reach the reducer {@code dataDelayMillis} late (a busy server). */
     private SlotLink connect(MapOutputFiles files, UnaryOperator<ByteBuffer> wire, long dataDelayMillis) throws Exception {
+        JobSecrets.record(files.localDir, MapOutputFiles.JOB, SECRET);
         Path conf = Files.createDirectories(root.resolve("conf"));
         Files.writeString(conf.resolve("yarn-site.xml"), "<configuration><property><name>yarn.nodemanager.local-dirs</name>"
                 + "<value>" + files.localDir + "</value></property></configuration>");
@@ -133,6 +143,7 @@ class SegmentStreamTest {
         server.put("buffer", takeBuffer());
         server.put("release", (Consumer<ByteBuffer>) this::giveBack);
         server.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> serverReceiver = r);
+        server.put("lost", (Consumer<java.util.function.IntConsumer>) l -> serverLost = l);
         if (peerRead != null || readFile != null) {
             InProcessPeer.server(server);
         }
@@ -183,12 +194,18 @@ class SegmentStreamTest {
     }
 
     private static Messages.Read read(Messages.Mode mode, String map, int reduce) {
-        return new Messages.Read(0, mode, MapOutputFiles.USER, MapOutputFiles.JOB, map, reduce, 0, CHUNK);
+        return new Messages.Read(0, mode, MapOutputFiles.USER, MapOutputFiles.JOB, map, reduce, 0, CHUNK, false, false, -1,
+                hash(map, reduce));
     }
 
     private static Messages.Read direct(SlotLink link, String map, int reduce) {
         return new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB, map, reduce, 0, CHUNK,
-                link.canCopyDirect(SERVER_RANK), link.canTakeFiles(SERVER_RANK), -1);
+                link.canCopyDirect(SERVER_RANK), link.canTakeFiles(SERVER_RANK), -1, hash(map, reduce));
+    }
+
+    /** The HMAC of the job's reducers for partition {@code reduce} of {@code map}. */
+    private static String hash(String map, int reduce) {
+        return RequestHash.of(JobTokenSecretManager.createSecretKey(SECRET), SHUFFLE_PORT, MapOutputFiles.JOB, reduce, map);
     }
 
     /** Waits (up to 5 s) until every lent file is closed on both sides; the descriptors left open. */
@@ -491,6 +508,107 @@ class SegmentStreamTest {
                 10_000, 3000, 0).open());
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         assertEquals(0, openDescriptors());
+    }
+
+    /**
+     * As Hadoop's ShuffleHandler, the Shuffle Manager serves only a READ that carries the job's
+     * shuffle HMAC of what it asks for: none, one made with another secret (a task of another
+     * job), one made for another partition or another shuffle port, or a job whose secret this
+     * node never recorded, gets a refusal and nothing lent, whatever the way it asks for.
+     */
+    @Test
+    void aReadWithoutItsJobsHmacIsRefused() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 22, 3 * CHUNK, 2 * CHUNK);
+        readFile = InProcessPeer::readFile;
+        SlotLink link = connect(files, p -> p);
+        String otherJobs = RequestHash.of(JobTokenSecretManager.createSecretKey(new byte[] {1, 2, 3}), SHUFFLE_PORT, MapOutputFiles.JOB, 1,
+                MapOutputFiles.MAP);
+        String otherPartitions = hash(MapOutputFiles.MAP, 0);
+        String otherNodes = RequestHash.of(JobTokenSecretManager.createSecretKey(SECRET), SHUFFLE_PORT + 1, MapOutputFiles.JOB, 1,
+                MapOutputFiles.MAP);
+        for (String hash : new String[] {"", otherJobs, otherPartitions, otherNodes, "not base64 at all"}) {
+            for (boolean file : new boolean[] {true, false}) {
+                Object reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
+                        MapOutputFiles.MAP, 1, 0, CHUNK, false, file, -1, hash));
+                assertTrue(reply instanceof Messages.Failure failure && failure.reason().contains("shuffle HMAC"),
+                        "hash '" + hash + "': " + reply);
+            }
+        }
+        Files.delete(files.localDir.resolve("nmPrivate/application_1700000000000_0007/jvmreuse-shuffle-secret"));
+        Object reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
+                MapOutputFiles.MAP, 1, 0, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
+        assertTrue(reply instanceof Messages.Failure failure && failure.reason().contains("no shuffle secret"), String.valueOf(reply));
+        assertEquals(0, openDescriptors(), "nothing is lent");
+    }
+
+    /** Sends {@code read} (with an id of its own) and waits for the one reply. */
+    private static Object ask(SlotLink link, Messages.Read read) throws InterruptedException {
+        java.util.concurrent.BlockingQueue<Object> replies = new java.util.concurrent.LinkedBlockingQueue<>();
+        long id = link.register(replies::add);
+        link.send(SERVER_RANK, new Messages.Read(id, read.mode(), read.user(), read.jobId(), read.mapId(), read.reduce(),
+                read.offset(), read.length(), read.direct(), read.file(), read.release(), read.hash()).encode());
+        try {
+            return replies.poll(5, TimeUnit.SECONDS);
+        } finally {
+            link.unregister(id);
+        }
+    }
+
+    /**
+     * A READ whose offset is negative would lend the file from before its segment (another
+     * partition's bytes): it is refused, and nothing stays lent. One at or past the segment's end
+     * (however far) gets no bytes and no file, as an ask ahead does.
+     */
+    @Test
+    void aNegativeOffsetIsRefusedOnTheFilePathAndAnOverLongOneLendsNothing() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 20, 3 * CHUNK, 2 * CHUNK);
+        readFile = InProcessPeer::readFile;
+        SlotLink link = connect(files, p -> p);
+        Object reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
+                MapOutputFiles.MAP, 1, -3L * CHUNK, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
+        assertTrue(reply instanceof Messages.Failure failure && failure.reason().contains("negative"), String.valueOf(reply));
+        for (long offset : new long[] {2L * CHUNK, 2L * CHUNK + 1, Long.MAX_VALUE}) {
+            reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
+                    MapOutputFiles.MAP, 1, offset, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
+            assertTrue(reply instanceof Messages.Data data && !data.file() && data.bytesLength() == 0,
+                    offset + ": " + reply);
+        }
+        assertEquals(0, openDescriptors(), "nothing is lent");
+    }
+
+    /**
+     * A reducer that dies with a file lent (it never releases it) does not keep the map output
+     * open in the Shuffle Manager: once the pool finds its rank gone, the lend goes.
+     */
+    @Test
+    void theFilesLentToARankThatIsLostAreClosed() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 21, 3 * CHUNK, 2 * CHUNK);
+        readFile = InProcessPeer::readFile;
+        SlotLink link = connect(files, p -> p);
+        Object reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
+                MapOutputFiles.MAP, 1, 0, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
+        assertTrue(reply instanceof Messages.Data data && data.file(), String.valueOf(reply));
+        assertEquals(1, InProcessPeer.openDescriptors(), "the server keeps the file open for the reducer");
+        serverThread.execute(() -> serverLost.accept(1));
+        assertEquals(0, openDescriptors(), "closed once the reducer's rank is lost");
+    }
+
+    /**
+     * A descriptor taken that is not the file lent (the lend expired and its number was reused,
+     * or the server's process id now names another process) is not read: the fetch fails and
+     * every descriptor is closed.
+     */
+    @Test
+    void aDescriptorThatIsNotTheFileLentIsNotRead() throws Exception {
+        MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 23, 3 * CHUNK, 2 * CHUNK);
+        Path other = Files.write(root.resolve("other.out"), new byte[8 * CHUNK]);
+        readFile = InProcessPeer::readFile;
+        takeFile = at -> InProcessPeer.open(other.toString()); // what a reused number would name
+        SlotLink link = connect(files, p -> p);
+        IOException e = assertThrows(IOException.class, () -> new SegmentStream(link, SERVER_RANK,
+                direct(link, MapOutputFiles.MAP, 1), 4, 10_000, 3000, 0).open().close());
+        assertTrue(e.getMessage().contains("is not the file it lent"), e.getMessage());
+        assertEquals(0, openDescriptors(), "the descriptor taken and the one lent are closed");
     }
 
     /**

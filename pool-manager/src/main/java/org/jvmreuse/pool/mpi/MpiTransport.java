@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
 
@@ -88,6 +89,7 @@ public final class MpiTransport {
     private final List<InFlight> inFlight = new ArrayList<>();
     private final DirectBuffers buffers = new DirectBuffers();
     private volatile BiConsumer<Integer, ByteBuffer> serviceReceiver;
+    private volatile IntConsumer serviceLost = rank -> { };
     /** The last service message to or from a peer that cannot ring this process (one on another host). */
     private volatile long lastRemoteService = System.nanoTime() - SERVICE_WINDOW_NANOS;
     private volatile Thread commThread;
@@ -174,6 +176,11 @@ public final class MpiTransport {
         this.serviceReceiver = receiver;
     }
 
+    /** Who is told of a peer on this host whose process ended (on the communication thread; must not block). */
+    public void setServiceLost(IntConsumer lost) {
+        this.serviceLost = lost;
+    }
+
     /** Whether {@code rank} is a pool process on this host: one with a doorbell here. */
     public boolean isLocal(int rank) {
         return doorbells.has(rank);
@@ -250,6 +257,7 @@ public final class MpiTransport {
                     + ", which has ended");
         }
         handler.onPeerLost(rank);
+        serviceLost.accept(rank);
     }
 
     /** One round: start and complete sends, receive one message, or wait; the time of the last traffic. */

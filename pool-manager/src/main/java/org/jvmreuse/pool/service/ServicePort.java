@@ -8,6 +8,7 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
@@ -63,16 +64,25 @@ public final class ServicePort {
      * only at the end of the file), or -errno.
      */
     public static final String READ_FILE = "readFile";
+    /** IntFunction of long[]: {device, inode} of the file open as that descriptor here, or null. */
+    public static final String FILE_KEY = "fileKey";
+    /**
+     * Consumer of IntConsumer: sets who is told the rank of each pool process on this host that
+     * ended (called on the communication thread; must not block).
+     */
+    public static final String LOST = "lost";
 
     private final MpiTransport transport;
     private final int rank;
     private volatile List<String> directory = List.of();
     private volatile BiConsumer<Integer, ByteBuffer> receiver;
+    private volatile IntConsumer lost = rank -> { };
 
     public ServicePort(MpiTransport transport, int rank) {
         this.transport = transport;
         this.rank = rank;
         transport.setServiceReceiver(this::deliver);
+        transport.setServiceLost(peer -> lost.accept(peer));
     }
 
     public int rank() {
@@ -121,6 +131,8 @@ public final class ServicePort {
         map.put(BUFFER, (IntFunction<ByteBuffer>) transport::buffer);
         map.put(RELEASE, (Consumer<ByteBuffer>) transport::release);
         map.put(RECEIVER, (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> receiver = r);
+        map.put(LOST, (Consumer<IntConsumer>) l -> lost = l);
+        map.put(FILE_KEY, (IntFunction<long[]>) PeerFiles::key);
         map.put(LOG, (BiConsumer<String, String>) ServicePort::log);
         map.put(PID, ProcessHandle.current().pid());
         map.put(LOCAL, (IntPredicate) transport::isLocal);

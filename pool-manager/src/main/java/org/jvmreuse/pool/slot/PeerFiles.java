@@ -1,5 +1,10 @@
 package org.jvmreuse.pool.slot;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
 /**
  * Lends open files between two processes of one host (Linux pidfd_getfd, 5.6): the MPI
  * shuffle's file lend. The Shuffle Manager opens a map output ({@link #open}); a reducer takes
@@ -26,6 +31,19 @@ public final class PeerFiles {
     /** Reads up to {@code length} bytes at {@code position} of {@code fd} into {@code into}: the count (fewer only at the end of the file), or -errno. */
     public static int read(int fd, long position, byte[] into, int offset, int length) {
         return Native.fileRead(fd, position, into, offset, length);
+    }
+
+    /**
+     * {device, inode} of the file open as {@code fd} here (fstat's, through the /proc/self/fd
+     * link, which leads to the open file even once its name is gone), or null.
+     */
+    public static long[] key(int fd) {
+        try {
+            Map<String, Object> attributes = Files.readAttributes(Path.of("/proc/self/fd/" + fd), "unix:dev,ino");
+            return new long[] {(Long) attributes.get("dev"), (Long) attributes.get("ino")};
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
     }
 
     /** Closes {@code fd}: 0 or -errno. */

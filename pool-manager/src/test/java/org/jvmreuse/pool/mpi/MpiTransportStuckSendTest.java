@@ -105,11 +105,14 @@ class MpiTransportStuckSendTest {
             SocketChannel peerSide = SocketChannel.open(server.getLocalAddress());
             doorbells.attach(1, server.accept());
             Lost handler = new Lost();
+            BlockingQueue<Integer> serviceLost = new LinkedBlockingQueue<>();
+            transport.setServiceLost(serviceLost::add);
             Thread thread = loop(transport, handler);
             transport.send(1, Tags.SERVICE, new byte[1 << 20]);
             Thread.sleep(100);
             peerSide.close(); // rank 1's process ends
             assertEquals(1, handler.lost.poll(5, TimeUnit.SECONDS), "the death was not seen while a send was in flight");
+            assertEquals(1, serviceLost.poll(5, TimeUnit.SECONDS), "the service was not told (it gives back what it lent)");
             long stopped = System.nanoTime();
             transport.stop();
             thread.join(10_000);

@@ -48,6 +48,9 @@ class PeerFilesTest {
             int fd = PeerFiles.take(holder.pid(), 7);
             assertTrue(fd >= 0, "pidfd_getfd: errno " + -fd);
             try {
+                var attributes = Files.readAttributes(path, "unix:dev,ino");
+                assertArrayEquals(new long[] {(Long) attributes.get("dev"), (Long) attributes.get("ino")}, PeerFiles.key(fd),
+                        "the descriptor taken names the file held open");
                 byte[] into = new byte[(2 << 20) + 10];
                 assertEquals(2 << 20, PeerFiles.read(fd, 1000, into, 10, 2 << 20));
                 assertArrayEquals(Arrays.copyOfRange(expected, 1000, 1000 + (2 << 20)), Arrays.copyOfRange(into, 10, into.length));
@@ -73,7 +76,11 @@ class PeerFilesTest {
         assertEquals(50, PeerFiles.read(fd, 10, into, 0, 50));
         assertEquals(-EINVAL, PeerFiles.read(fd, 0, into, 40, 20), "past the end of the array");
         assertEquals(-EINVAL, PeerFiles.read(fd, -1, into, 0, 10), "a negative position");
+        long[] key = PeerFiles.key(fd);
+        Files.delete(path);
+        assertArrayEquals(key, PeerFiles.key(fd), "the open file, also once its name is gone");
         assertEquals(0, PeerFiles.close(fd));
+        assertEquals(null, PeerFiles.key(fd), "closed");
         assertEquals(-EBADF, PeerFiles.read(fd, 0, into, 0, 10), "closed");
         assertEquals(-EBADF, PeerFiles.close(fd));
         assertEquals(-EBADF, PeerFiles.read(-1, 0, into, 0, 10), "no descriptor");

@@ -221,6 +221,96 @@ class MpiShuffleTest {
      * (With most of a job's maps damaged, Hadoop's reducers give up and are re-run, over HTTP as
      * over MPI: 4 of 12 keeps this to the fetch-failure path.)
      */
+    /**
+     * A task of one job cannot read another job's map output over MPI: while a job's reducer
+     * sleeps (its map outputs kept on their nodes), a task of another job in a pool slot asks every
+     * Shuffle Manager for it through its slot's MPI, with its own job's shuffle HMAC, and is refused
+     * everywhere. The same task given the victim's secret (read here from where its NodeManager
+     * recorded it) gets the segment: the output was there to take, and only the HMAC kept it.
+     */
+    @Test
+    @Tag(ONCE) // the check is the Shuffle Manager's Java code, whatever the pool's MPI backend
+    void aTaskOfOneJobCannotReadAnotherJobsMapOutput() throws Exception {
+        Set<Path> earlier = new java.util.HashSet<>(mapIndexes());
+        Path jar = JobJars.withMarker(cluster.dir, "snoop");
+        List<String> command = new ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar", jar.toString()));
+        command.addAll(JobJars.main("SlowReduceJob"));
+        command.addAll(List.of("-Dsleep.ms=120000", text.toString(), cluster.dir.resolve("data/victim").toString()));
+        Path log = cluster.dir.resolve("victim.log");
+        Process victim = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        String app = null;
+        try {
+            Path index = null;
+            for (long deadline = System.nanoTime() + 120_000_000_000L; index == null && System.nanoTime() < deadline; ) {
+                index = mapIndexes().stream().filter(p -> !earlier.contains(p)).findFirst().orElse(null);
+                Thread.sleep(200);
+            }
+            assertTrue(index != null, "the victim's map output never appeared:\n" + Files.readString(log));
+            Path output = index.getParent();
+            app = output.getParent().getParent().getFileName().toString();
+            String jobId = "job_" + app.substring("application_".length());
+            Path local = output.getParent().getParent().getParent().getParent().getParent().getParent();
+            byte[] secret = Files.readAllBytes(local.resolve("nmPrivate/" + app + "/jvmreuse-shuffle-secret"));
+
+            Map<String, String> own = snoop(jar, "snoop-own", jobId, output.getFileName().toString(), null);
+            Map<String, String> victims = snoop(jar, "snoop-victims", jobId, output.getFileName().toString(),
+                    java.util.Base64.getEncoder().encodeToString(secret));
+            assertEquals(2, own.size(), "both Shuffle Managers asked: " + own);
+            assertTrue(own.values().stream().noneMatch(r -> r.startsWith("DATA")), "another job's task read it: " + own);
+            assertTrue(own.values().stream().anyMatch(r -> r.contains("does not carry the shuffle HMAC of " + jobId)),
+                    "refused for its HMAC: " + own);
+            assertTrue(victims.values().stream().anyMatch(r -> r.startsWith("DATA")),
+                    "with the victim's secret the same request is served: " + victims);
+        } finally {
+            if (app != null) {
+                cluster.yarn("application", "-kill", app);
+            }
+            victim.destroy();
+            victim.waitFor();
+        }
+    }
+
+    /** Every map output index on the NodeManagers now. */
+    private static List<Path> mapIndexes() throws IOException {
+        List<Path> indexes = new ArrayList<>();
+        for (int nm = 1; nm <= cluster.nodeManagers; nm++) {
+            Path local = cluster.dir.resolve("nm" + nm + "/local/usercache");
+            if (Files.isDirectory(local)) {
+                try (Stream<Path> files = Files.walk(local, 6)) {
+                    files.filter(p -> p.getFileName().toString().equals("file.out.index")).forEach(indexes::add);
+                } catch (java.io.UncheckedIOException e) {
+                    // a directory vanished while walking; the next look finds the rest
+                }
+            }
+        }
+        return indexes;
+    }
+
+    /** Runs the snoop job (its task pooled) and returns its lines: Shuffle Manager rank to reply. */
+    private static Map<String, String> snoop(Path jar, String out, String jobId, String mapId, String secret) throws Exception {
+        Path input = JobJars.lines(cluster.dir.resolve("data"), out + "-in", 1);
+        Path output = cluster.dir.resolve("data/" + out);
+        List<String> args = new ArrayList<>(JobJars.main("ShuffleSnoopJob"));
+        args.addAll(HadoopCluster.POOLED);
+        args.addAll(List.of("-Dsnoop.job=" + jobId, "-Dsnoop.map=" + mapId));
+        if (secret != null) {
+            args.add("-Dsnoop.secret=" + secret);
+        }
+        args.addAll(List.of(input.toString(), output.toString()));
+        Job job = cluster.job(jar, args);
+        assertTrue(job.succeeded(), "snoop job failed:\n" + job);
+        Map<String, String> replies = new TreeMap<>();
+        try (Stream<Path> parts = Files.list(output)) {
+            for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+                for (String line : Files.readAllLines(part)) {
+                    String[] fields = line.split("\t", 2);
+                    replies.put(fields[0], fields[1]);
+                }
+            }
+        }
+        return replies;
+    }
+
     @Test
     @Tag(ONCE) // fetch failures are reported by the reducer's Java code, whatever the pool's MPI backend
     void damagedMapOutputsAreFetchFailuresAndTheMapsRunAgain() throws Exception {
