@@ -1,8 +1,9 @@
 /*
  * JNI helpers for a pool slot: things a run needs that Java cannot do for a running JVM.
  *  - chdir: a run's working directory must be the process's, for relative paths in open().
- *  - openOnto/dup/dup2: a run's stdin/stdout/stderr must be fds 0/1/2, so that output written
- *    through FileDescriptor.out or by native code lands where the run's output goes.
+ *  - openStream/dup/dup2: a run's stdin/stdout/stderr must be fds 0/1/2, so that output written
+ *    through FileDescriptor.out or by native code lands where the run's output goes; opened with
+ *    O_NOCTTY, which Java's own file streams cannot ask for.
  *  - kill: signals for the processes a run started, which live outside its container's group.
  *  - stopThread: JVMTI StopThread, to end threads a run left behind; Thread.stop() throws
  *    UnsupportedOperationException from JDK 20 on, but the JVMTI function still works.
@@ -105,29 +106,34 @@ JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_chdir(JNIEnv *env, jcl
 }
 
 /*
- * Opens path and moves it onto target_fd. Writers open with O_APPEND (a fresh log file and a
- * FIFO both behave) and O_NONBLOCK, so a FIFO without a reader fails at once with ENXIO instead
- * of hanging the slot; blocking mode is restored after the open.
+ * Opens path for a run's stdin, stdout or stderr: the descriptor (close-on-exec), which the slot
+ * checks and then moves onto 0, 1 or 2. Writers open with O_APPEND (a fresh log file and a FIFO
+ * both behave), O_CREAT only when asked (not for a stream the client handed: that file exists),
+ * and O_NONBLOCK, so a FIFO without a reader fails at once with ENXIO instead of hanging the
+ * slot; blocking mode is restored after the open. O_NOCTTY: a terminal handed as a stream must
+ * not become the slot's controlling terminal.
  */
-JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_openOnto(JNIEnv *env, jclass cls, jstring jpath,
-                                                                jboolean write, jint target_fd) {
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_openStream(JNIEnv *env, jclass cls, jstring jpath,
+                                                                   jboolean write, jboolean create) {
     (void)cls;
     const char *path = (*env)->GetStringUTFChars(env, jpath, NULL);
     if (path == NULL) {
-        return;
+        return -1;
     }
-    int flags = write ? (O_WRONLY | O_CREAT | O_APPEND) : O_RDONLY;
-    int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0666);
+    int flags = write ? (O_WRONLY | O_APPEND | (create ? O_CREAT : 0)) : O_RDONLY;
+    int fd = open(path, flags | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0666);
     if (fd < 0) {
         throw_io(env, write ? "cannot open for writing" : "cannot open for reading", path, errno);
     } else {
         int fl = fcntl(fd, F_GETFL);
-        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || dup2(fd, target_fd) < 0) {
-            throw_io(env, "cannot redirect to", path, errno);
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+            throw_io(env, "cannot make blocking", path, errno);
+            close(fd);
+            fd = -1;
         }
-        close(fd);
     }
     (*env)->ReleaseStringUTFChars(env, jpath, path);
+    return fd;
 }
 
 JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_dup(JNIEnv *env, jclass cls, jint fd) {

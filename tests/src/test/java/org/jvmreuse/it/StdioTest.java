@@ -3,8 +3,10 @@ package org.jvmreuse.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.EOFException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,5 +39,51 @@ class StdioTest extends OneSlotPoolTest {
         assertSameAsJava("rm -f f; { echo before; LAUNCH </dev/null; echo after; } >f 2>&1; cat f", dir);
         assertSameAsJava("rm -f f; echo old >f; LAUNCH </dev/null >>f 2>/dev/null; echo appended >>f; cat f", dir);
         Files.deleteIfExists(dir.resolve("f"));
+    }
+
+    /** fstat's device and inode of a file, as the client sends them ({@code stdout_key}...). */
+    private static String key(Path file) throws Exception {
+        Map<String, Object> attributes = Files.readAttributes(file, "unix:dev,ino");
+        return Long.toUnsignedString((Long) attributes.get("dev")) + ":" + attributes.get("ino");
+    }
+
+    /** The replies but `queued` to a run that writes to {@code stdout}, claimed to be the client's {@code key}. */
+    private static List<List<String>> replies(String stdout, String key) throws Exception {
+        List<List<String>> replies = new ArrayList<>();
+        try (RawClient client = new RawClient(pool.socket)) {
+            client.send("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS, "main=org.jvmreuse.it.programs.StdioMix",
+                    "stdout=" + stdout, "stdout_key=" + key, "stderr=" + stdout, "stderr_key=" + key);
+            while (true) {
+                List<String> reply = client.read();
+                if (!reply.get(0).equals("queued")) {
+                    replies.add(reply);
+                }
+            }
+        } catch (EOFException closedByTheManager) {
+            return replies;
+        }
+    }
+
+    @Test
+    void aStreamThatIsNotTheClientsIsRefusedBeforeTheRunStartsAndNothingIsWritten(@TempDir Path dir) throws Exception {
+        Path mine = Files.createFile(dir.resolve("mine"));
+        Path theirs = dir.resolve("theirs");
+        assertEquals(List.of(List.of("fallback", "reason=the run's stdout, " + mine + ", is not the client's own "
+                + "(device:inode " + key(mine) + " here, 1:2 for the client; a client in another PID namespace?)")),
+                replies(mine.toString(), "1:2"));
+        Process stranger = new ProcessBuilder("sleep", "120").redirectOutput(theirs.toFile()).start();
+        try {
+            String path = "/proc/" + stranger.pid() + "/fd/1";
+            assertEquals(List.of(List.of("fallback", "reason=the run's stdout, " + path + ", is not the client's own "
+                    + "(device:inode " + key(theirs) + " here, " + key(mine) + " for the client; a client in another "
+                    + "PID namespace?)")), replies(path, key(mine)));
+        } finally {
+            stranger.destroyForcibly().waitFor();
+        }
+        assertEquals(0, Files.size(mine));
+        assertEquals(0, Files.size(theirs));
+        List<List<String>> own = replies(mine.toString(), key(mine));
+        assertEquals(List.of("started", "exit"), own.stream().map(reply -> reply.get(0)).toList(), own.toString());
+        assertTrue(Files.readString(mine).contains("out 2"), "the client's own file is written");
     }
 }

@@ -23,7 +23,7 @@ import java.nio.charset.StandardCharsets;
  */
 public record RunSpec(String mainClass, List<String> classPath, List<String> sharedClassPath, List<String> args,
                       Map<String, String> properties, Map<String, String> environment, String cwd,
-                      String stdin, String stdout, String stderr, RunKind kind, List<String> addOpens,
+                      StreamPath stdin, StreamPath stdout, StreamPath stderr, RunKind kind, List<String> addOpens,
                       List<String> addExports, StartupInputs startup) {
 
     public static RunSpec fromFrame(Frame frame) throws ProtocolException {
@@ -40,8 +40,8 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
         }
         return new RunSpec(frame.require("main"), classPath, shared, frame.getAll("arg"),
                 pairs(frame.getAll("prop"), "prop"), pairs(frame.getAll("env"), "env"), cwd,
-                orDefault(frame.get("stdin"), "/dev/null"), orDefault(frame.get("stdout"), "/dev/null"),
-                orDefault(frame.get("stderr"), "/dev/null"), RunKind.parse(frame.get("kind")),
+                StreamPath.fromFrame(frame, "stdin"), StreamPath.fromFrame(frame, "stdout"),
+                StreamPath.fromFrame(frame, "stderr"), RunKind.parse(frame.get("kind")),
                 modulePackages(frame.getAll("add_opens"), "add_opens"),
                 modulePackages(frame.getAll("add_exports"), "add_exports"), StartupInputs.fromFrame(frame));
     }
@@ -68,10 +68,6 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
         return entries;
     }
 
-    private static String orDefault(String value, String fallback) {
-        return value == null || value.isEmpty() ? fallback : value;
-    }
-
     private static Map<String, String> pairs(List<String> values, String what) throws ProtocolException {
         Map<String, String> map = new LinkedHashMap<>();
         for (String value : values) {
@@ -96,9 +92,9 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
             writeMap(out, properties);
             writeMap(out, environment);
             writeString(out, cwd);
-            writeString(out, stdin);
-            writeString(out, stdout);
-            writeString(out, stderr);
+            writeStream(out, stdin);
+            writeStream(out, stdout);
+            writeStream(out, stderr);
             writeString(out, kind.name());
             writeList(out, addOpens);
             writeList(out, addExports);
@@ -117,7 +113,7 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
     public static RunSpec decode(byte[] data) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
         return new RunSpec(readString(in), readList(in), readList(in), readList(in), readMap(in), readMap(in),
-                readString(in), readString(in), readString(in), readString(in), RunKind.valueOf(readString(in)),
+                readString(in), readStream(in), readStream(in), readStream(in), RunKind.valueOf(readString(in)),
                 readList(in), readList(in), new StartupInputs(readString(in), in.readInt(), readList(in),
                 readString(in), readString(in), readString(in)));
     }
@@ -133,6 +129,20 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
         byte[] b = new byte[in.readInt()];
         in.readFully(b);
         return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static void writeStream(DataOutputStream out, StreamPath stream) throws IOException {
+        writeString(out, stream.path());
+        out.writeBoolean(stream.key() != null);
+        if (stream.key() != null) {
+            out.writeLong(stream.key().device());
+            out.writeLong(stream.key().inode());
+        }
+    }
+
+    private static StreamPath readStream(DataInputStream in) throws IOException {
+        String path = readString(in);
+        return new StreamPath(path, in.readBoolean() ? new FileKey(in.readLong(), in.readLong()) : null);
     }
 
     private static void writeList(DataOutputStream out, List<String> list) throws IOException {

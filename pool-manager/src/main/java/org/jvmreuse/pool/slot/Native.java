@@ -20,8 +20,8 @@ final class Native {
 
     static native void chdir(String directory) throws IOException;
 
-    /** Opens {@code path} (for writing: create, append) and puts it on file descriptor {@code targetFd}. */
-    static native void openOnto(String path, boolean write, int targetFd) throws IOException;
+    /** Opens {@code path} for a run's standard stream (O_NOCTTY; for writing: append, create if asked): the descriptor. */
+    static native int openStream(String path, boolean write, boolean create) throws IOException;
 
     /** A close-on-exec copy of {@code fd}. */
     static native int dup(int fd) throws IOException;

@@ -28,6 +28,7 @@ import org.jvmreuse.pool.protocol.FrameChannel;
 import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
 import org.jvmreuse.pool.protocol.StartupInputs;
+import org.jvmreuse.pool.protocol.StreamPath;
 import org.jvmreuse.pool.service.ServicePort;
 
 /**
@@ -219,8 +220,10 @@ public final class SlotRuntime implements MpiTransport.Handler {
             try {
                 // The last run's last line of output goes to the log: what the warm-up did (TaskWarmup: its shuffles).
                 String stdout = i == runs ? cwd.resolve("stdout").toString() : "/dev/null";
+                StreamPath devNull = StreamPath.unchecked("/dev/null");
                 RunSpec spec = new RunSpec(mainClass, classPath, shared, List.of(), Map.of(), environment,
-                        cwd.toString(), "/dev/null", stdout, "/dev/null", RunKind.TASK, List.of(), List.of(), StartupInputs.SLOT);
+                        cwd.toString(), devNull, StreamPath.unchecked(stdout), devNull, RunKind.TASK, List.of(),
+                        List.of(), StartupInputs.SLOT);
                 TaskRun run = new TaskRun(-i, spec, context, false);
                 String problem = run.execute();
                 if (problem == null) {

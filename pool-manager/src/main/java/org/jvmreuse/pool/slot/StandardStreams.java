@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
+import org.jvmreuse.pool.protocol.StreamPath;
 
 /**
  * Lends file descriptors 0, 1 and 2 to a run: its stdin/stdout/stderr paths are opened onto
@@ -30,10 +31,23 @@ final class StandardStreams {
         savedErr = Native.dup(2);
     }
 
-    void lend(String stdin, String stdout, String stderr) throws IOException {
-        Native.openOnto(stdout, true, 1);
-        Native.openOnto(stderr, true, 2);
-        Native.openOnto(stdin, false, 0);
+    /** All three are opened and checked before any is put in place: a refused run leaves the slot's own. */
+    void lend(StreamPath stdin, StreamPath stdout, StreamPath stderr) throws IOException {
+        int[] opened = {-1, -1, -1};
+        try {
+            opened[1] = RunStream.open(stdout, true, "stdout");
+            opened[2] = RunStream.open(stderr, true, "stderr");
+            opened[0] = RunStream.open(stdin, false, "stdin");
+            for (int fd = 0; fd < 3; fd++) {
+                Native.dup2(opened[fd], fd);
+            }
+        } finally {
+            for (int fd : opened) {
+                if (fd >= 0) {
+                    Native.closeFd(fd);
+                }
+            }
+        }
         Charset charset = Charset.defaultCharset();
         System.setIn(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
         System.setOut(new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 8192), true, charset));

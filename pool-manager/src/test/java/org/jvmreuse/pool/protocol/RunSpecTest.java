@@ -22,8 +22,8 @@ class RunSpecTest {
         assertEquals(List.of("1", "two words"), spec.args());
         assertEquals(Map.of("k", "v=w"), spec.properties());
         assertEquals(Map.of("HOME", "/root", "EMPTY", ""), spec.environment());
-        assertEquals("/dev/null", spec.stdin());
-        assertEquals("/tmp/out", spec.stdout());
+        assertEquals(StreamPath.unchecked("/dev/null"), spec.stdin());
+        assertEquals(StreamPath.unchecked("/tmp/out"), spec.stdout());
         assertEquals(RunKind.TASK, spec.kind(), "a run that names no kind is a task");
         assertEquals(List.of(), spec.addOpens());
     }
@@ -52,6 +52,21 @@ class RunSpecTest {
                 () -> RunSpec.fromFrame(request().add("umask", "999"))).getMessage());
         assertEquals("malformed rlimit 'core:0': expected NAME:SOFT:HARD", assertThrows(ProtocolException.class,
                 () -> RunSpec.fromFrame(request().add("rlimit", "core:0"))).getMessage());
+    }
+
+    @Test
+    void carriesTheClientsKeyOfEachStreamItHandsDirectly() throws Exception {
+        RunSpec spec = RunSpec.fromFrame(request().add("stdout_key", "18446744073709551615:12")
+                .add("stderr", "/proc/9/fd/2").add("stderr_key", "64769:4711"));
+        assertEquals(new StreamPath("/tmp/out", new FileKey(-1, 12)), spec.stdout(), "st_dev is unsigned");
+        assertEquals("18446744073709551615:12", spec.stdout().key().toString());
+        assertEquals(new StreamPath("/proc/9/fd/2", new FileKey(64769, 4711)), spec.stderr());
+        assertEquals(StreamPath.unchecked("/dev/null"), spec.stdin());
+        assertEquals(spec, RunSpec.decode(spec.encode()));
+        for (String bad : List.of("12", ":12", "12:", "a:1", "1:2:3", "-1:2")) {
+            assertEquals("malformed stdout_key '" + bad + "': expected DEVICE:INODE", assertThrows(ProtocolException.class,
+                    () -> RunSpec.fromFrame(request().add("stdout_key", bad))).getMessage());
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
 import org.jvmreuse.pool.protocol.StartupInputs;
+import org.jvmreuse.pool.protocol.StreamPath;
 
 /**
  * A run's --add-opens/--add-exports against this JVM, which the tests' argLine starts as the pool
@@ -22,8 +23,9 @@ class ModuleAccessTest {
     private final Module runModule = new URLClassLoader(new URL[0], ClassLoader.getPlatformClassLoader()).getUnnamedModule();
 
     private static RunSpec spec(List<String> opens, List<String> exports) {
-        return new RunSpec("M", List.of(), List.of(), List.of(), Map.of(), Map.of(), "/", "/dev/null", "/dev/null",
-                "/dev/null", RunKind.TASK, opens, exports, StartupInputs.SLOT);
+        StreamPath devNull = StreamPath.unchecked("/dev/null");
+        return new RunSpec("M", List.of(), List.of(), List.of(), Map.of(), Map.of(), "/", devNull, devNull, devNull,
+                RunKind.TASK, opens, exports, StartupInputs.SLOT);
     }
 
     @Test
