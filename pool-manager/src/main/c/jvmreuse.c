@@ -847,9 +847,14 @@ static struct {
     char *dir;
     char *out, *err, *in;   /* FIFO paths, NULL when not created */
     char *direct[3];        /* /proc/<pid>/fd/N for directly handed streams, else NULL */
+    char *direct_key[3];    /* "st_dev:st_ino" of each of those descriptors */
 } fifos;
 
-static char *direct_path(int fd)
+/*
+ * The key goes with the path: the slot checks that the path led it to this very file, since to
+ * a slot outside our PID namespace (we run in a container) /proc/<our pid> is another process.
+ */
+static char *direct_path(int fd, char **key)
 {
     struct stat st;
     if (fstat(fd, &st) < 0)
@@ -861,7 +866,10 @@ static char *direct_path(int fd)
         same = fd == STDIN_FILENO ? at == 0
                                   : at == st.st_size || (flags >= 0 && (flags & O_APPEND));
     }
-    return same ? xasprintf("/proc/%d/fd/%d", (int)getpid(), fd) : NULL;
+    if (!same)
+        return NULL;
+    *key = xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+    return xasprintf("/proc/%d/fd/%d", (int)getpid(), fd);
 }
 
 static bool is_direct_regular_file(int fd)
@@ -959,7 +967,7 @@ static char *make_fifo(const char *name)
 static void choose_direct_streams(bool pass_stdin)
 {
     for (int fd = 0; fd < 3; fd++)
-        fifos.direct[fd] = fd == STDIN_FILENO && !pass_stdin ? NULL : direct_path(fd);
+        fifos.direct[fd] = fd == STDIN_FILENO && !pass_stdin ? NULL : direct_path(fd, &fifos.direct_key[fd]);
     append_messages_while_running();
 }
 
@@ -1170,6 +1178,10 @@ static void build_run_request(struct msg *m, const struct run_opts *o, const cha
     msg_add(m, "stdin", fifos.in ? fifos.in : fifos.direct[STDIN_FILENO] ? fifos.direct[STDIN_FILENO] : "/dev/null");
     msg_add(m, "stdout", fifos.out ? fifos.out : fifos.direct[STDOUT_FILENO]);
     msg_add(m, "stderr", fifos.err ? fifos.err : fifos.direct[STDERR_FILENO]);
+    static const char *const keys[] = { "stdin_key", "stdout_key", "stderr_key" };
+    for (int fd = 0; fd < 3; fd++)
+        if (fifos.direct[fd] != NULL)
+            msg_add(m, keys[fd], fifos.direct_key[fd]);
     snprintf(wait, sizeof wait, "%ld", o->wait_ms);
     msg_add(m, "wait_ms", wait);
     for (int i = 0; i < o->n_ignored; i++)

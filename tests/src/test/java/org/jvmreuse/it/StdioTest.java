@@ -86,4 +86,31 @@ class StdioTest extends OneSlotPoolTest {
         assertEquals(List.of("started", "exit"), own.stream().map(reply -> reply.get(0)).toList(), own.toString());
         assertTrue(Files.readString(mine).contains("out 2"), "the client's own file is written");
     }
+
+    /**
+     * A client in another PID namespace (a container) hands its streams as /proc/<its pid>/fd/N,
+     * which to the slot is the process with that pid here: the slot refuses and the client runs
+     * the program in a new JVM. The client is given the pid of a process of ours (ns_last_pid).
+     */
+    @Test
+    void aClientInAnotherPidNamespaceNeverWritesIntoTheProcessWithItsPidHere(@TempDir Path dir) throws Exception {
+        assertEquals("root", System.getProperty("user.name"), "unshare --pid and ns_last_pid need root");
+        Path theirs = dir.resolve("theirs");
+        Process stranger = new ProcessBuilder("sleep", "120").redirectOutput(theirs.toFile()).redirectErrorStream(true)
+                .start();
+        Pool.Result result;
+        try {
+            String script = "echo $((" + stranger.pid() + " - 1)) >/proc/sys/kernel/ns_last_pid && " + Pool.CLIENT
+                    + " run -cp " + Pool.PROGRAMS + " org.jvmreuse.it.programs.StdioMix; exit $?";
+            result = Pool.exec(List.of("unshare", "--pid", "--fork", "bash", "-c", script),
+                    Map.of("JVMREUSE_SOCKET", pool.socket.toString(), "JVMREUSE_VERBOSE", "1"), dir, 60);
+        } finally {
+            stranger.destroyForcibly().waitFor();
+        }
+        assertEquals(0, result.code(), result.toString());
+        assertEquals("out 0\nout 1\nout 2\n", result.out(), result.toString());
+        assertTrue(result.err().contains("the run's stdout, /proc/" + stranger.pid() + "/fd/1, is not the client's own"),
+                result.toString());
+        assertEquals(0, Files.size(theirs), "nothing written into the other process's stdout");
+    }
 }
