@@ -64,6 +64,31 @@ class RunStreamTest {
         assertFalse(Files.exists(missing));
     }
 
+    /**
+     * A terminal handed as a stream must not become the slot's controlling terminal, which
+     * opening it for reading would make it in a session leader that has none (python3 makes such
+     * a session, with a terminal that no session holds, for a probe JVM).
+     */
+    @Test
+    void aTerminalDoesNotBecomeTheControllingTerminal() throws Exception {
+        String session = String.join("\n", "import os, sys",
+                "master, slave = os.openpty()",
+                "path = os.ttyname(slave)",
+                "os.close(slave)",
+                "pid = os.fork()",
+                "if pid == 0:",
+                "    os.setsid()",
+                "    os.execv(sys.argv[1], sys.argv[1:] + [path])",
+                "sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process probe = new ProcessBuilder("python3", "-c", session, java, "-cp", System.getProperty("java.class.path"),
+                "-Djvmreuse.native=" + System.getProperty("jvmreuse.native"), ControllingTerminalProbe.class.getName())
+                .redirectErrorStream(true).start();
+        String output = new String(probe.getInputStream().readAllBytes()).strip();
+        assertEquals(0, probe.waitFor(), output);
+        assertEquals("0", output, "tty_nr after opening the terminal");
+    }
+
     @Test
     void theKeysAreCompared() {
         StreamPath stream = new StreamPath("/proc/7/fd/0", new FileKey(5, 9));
