@@ -13,5 +13,16 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$repo/job-scripts/setup.sh" --with-mpich
+# Commands only the tests use: python3 (a pseudo-terminal outside any session, RunStreamTest) and
+# unshare (a client in another PID namespace, StdioTest); installed as root where apt-get is.
+for entry in "python3 python3" "unshare util-linux"; do
+    tool=${entry%% *} package=${entry#* }
+    command -v "$tool" >/dev/null 2>&1 && continue
+    if [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null ||
+            { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null; }
+    fi
+    command -v "$tool" >/dev/null 2>&1 || { echo "run-tests.sh: the tests need $tool (Debian/Ubuntu package $package)" >&2; exit 1; }
+done
 cd "$repo"
 exec mvn -B verify "$@"
