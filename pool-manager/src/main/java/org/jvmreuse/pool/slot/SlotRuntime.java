@@ -51,7 +51,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final int warmupRuns;
     private final PoolOptions.LibraryWarmup libraryWarmup;
     private final ServicePort port;
-    private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>();
+    private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>(1);
     /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private final AtomicBoolean retired = new AtomicBoolean();
@@ -227,16 +227,21 @@ public final class SlotRuntime implements MpiTransport.Handler {
         return Wire.longAndText(0, ProcessHandle.current().pid(), Runtime.version().toString());
     }
 
+    /**
+     * Only this slot's manager may launch, signal, stop or promote it: any other rank of the
+     * launch (a task in another slot, say) could otherwise run programs here or end this slot.
+     */
     @Override
     public void onMessage(int source, int tag, byte[] payload) throws IOException {
+        if (source != managerRank) {
+            PoolLog.get().warn("dropping a forged MPI message with tag " + tag + " from rank " + source
+                    + ": only this slot's manager (rank " + managerRank + ") sends to it");
+            return;
+        }
         DataInputStream in = Wire.reader(payload);
         long runId = in.readLong();
         switch (tag) {
-            case Tags.LAUNCH -> {
-                TaskRun run = new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, true);
-                accepted.put(runId, run);
-                launches.add(run);
-            }
+            case Tags.LAUNCH -> launch(runId, payload);
             case Tags.SIGNAL -> {
                 TaskRun run = accepted.get(runId);
                 int signal = in.readInt();
@@ -248,6 +253,23 @@ public final class SlotRuntime implements MpiTransport.Handler {
             case Tags.PROMOTE -> promote(in.readInt());
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
         }
+    }
+
+    /**
+     * The manager launches one run at a time on a slot (the next after FREE), so at most one is
+     * ever waiting here; a second is refused as not started (its client falls back) instead of
+     * queueing behind the first.
+     */
+    private void launch(long runId, byte[] payload) throws IOException {
+        if (!accepted.isEmpty()) {
+            PoolLog.get().warn("refusing run " + runId + ": run " + accepted.keySet() + " is still in this slot");
+            transport.send(managerRank, Tags.DONE, Wire.intFlagAndText(runId, 1, false,
+                    "the pool slot was still busy with another run"));
+            return;
+        }
+        TaskRun run = new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, true);
+        accepted.put(runId, run);
+        launches.add(run);
     }
 
     /**
