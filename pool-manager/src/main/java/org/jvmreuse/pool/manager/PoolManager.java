@@ -277,25 +277,31 @@ public final class PoolManager implements MpiTransport.Handler {
         long runId = in.readLong();
         switch (tag) {
             case Tags.HELLO -> {
+                if (slots.state(slot) != SlotTable.State.STARTING) {
+                    dropForged(source, tag, "slot " + slot + " is not starting");
+                    break;
+                }
                 long pid = in.readLong();
                 slots.ready(slot, pid, in.readUTF());
                 dispatchQueue();
             }
             case Tags.STARTED -> {
-                PoolRun run = running.get(runId);
-                if (run != null) {
+                PoolRun run = runOf(slot, runId, source, tag);
+                if (run != null && !run.started) {
+                    run.started = true;
                     latency.add(System.nanoTime() - run.receivedNanos);
                     run.client.started(run.slot, source, slots.pid(run.slot), run.reuse);
                 }
             }
             case Tags.DONE -> {
-                PoolRun run = running.remove(runId);
+                PoolRun run = runOf(slot, runId, source, tag);
                 int code = in.readInt();
                 boolean started = in.readBoolean();
                 String message = in.readUTF();
                 if (run == null) {
                     break;
                 }
+                running.remove(runId);
                 if (started) {
                     finish(run, code, message);
                 } else {
@@ -306,6 +312,10 @@ public final class PoolManager implements MpiTransport.Handler {
                 }
             }
             case Tags.FREE -> {
+                if (holdsRun(slot)) {
+                    dropForged(source, tag, "its run has not reported DONE");
+                    break;
+                }
                 slots.release(slot);
                 dispatchQueue();
             }
@@ -321,6 +331,27 @@ public final class PoolManager implements MpiTransport.Handler {
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
         }
         finishStopIfIdle();
+    }
+
+    /**
+     * Run {@code runId} if it runs on {@code slot}; null if it has ended. A slot's message about
+     * another slot's run is dropped: it could end or start a run it does not hold.
+     */
+    private PoolRun runOf(int slot, long runId, int source, int tag) {
+        PoolRun run = running.get(runId);
+        if (run != null && run.slot != slot) {
+            dropForged(source, tag, "run " + runId + " is on slot " + run.slot + ", not on its slot " + slot);
+            return null;
+        }
+        return run;
+    }
+
+    private boolean holdsRun(int slot) {
+        return running.values().stream().anyMatch(run -> run.slot == slot);
+    }
+
+    private static void dropForged(int source, int tag, String why) {
+        PoolLog.get().warn("dropping a forged MPI message with tag " + tag + " from rank " + source + ": " + why);
     }
 
     /**

@@ -22,6 +22,8 @@ final class PoolRun {
     State state = State.QUEUED;
     int slot = -1;
     boolean reuse;
+    /** Whether its slot reported STARTED (the client has been told). */
+    boolean started;
     ScheduledFuture<?> waitTimer;
     private long lastQuit = receivedNanos - QUIT_COALESCE_NANOS;
 
