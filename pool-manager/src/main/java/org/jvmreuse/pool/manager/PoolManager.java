@@ -135,13 +135,14 @@ public final class PoolManager implements MpiTransport.Handler {
     /**
      * A signal from the client: a queued run ends at once (as a killed {@code java} would), a
      * running one in its slot. SIGQUITs (thread dumps) closer together than
-     * {@link PoolRun#QUIT_COALESCE_NANOS} are dropped: a burst gives one dump.
+     * {@link PoolRun#QUIT_COALESCE_NANOS} are dropped: a burst gives one dump; any other signal
+     * is forwarded once ({@link PoolRun#signalDue}).
      */
     synchronized void signal(PoolRun run, int signal) {
         if (run.state == PoolRun.State.QUEUED) {
             dequeue(run);
             finish(run, 128 + signal, "");
-        } else if (run.state == PoolRun.State.RUNNING && (signal != 3 || run.quitDue())) {
+        } else if (run.state == PoolRun.State.RUNNING && run.signalDue(signal)) {
             transport.send(slots.rank(run.slot), Tags.SIGNAL, Wire.ints(run.id, signal));
         }
     }

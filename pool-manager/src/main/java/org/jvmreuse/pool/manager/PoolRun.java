@@ -35,8 +35,25 @@ final class PoolRun {
         this.client = client;
     }
 
+    /** The signals other than SIGQUIT forwarded to the slot so far, one bit each. */
+    private int forwarded;
+
+    /**
+     * Whether {@code signal} goes on to the slot: a SIGQUIT that starts a new burst, any other
+     * signal the first time (the slot ends a run on the first of 1/2/15, and once on 9), so that
+     * a flood costs neither MPI traffic nor slot threads.
+     */
+    boolean signalDue(int signal) {
+        if (signal == 3) {
+            return quitDue();
+        }
+        boolean first = (forwarded & (1 << signal)) == 0;
+        forwarded |= 1 << signal;
+        return first;
+    }
+
     /** Whether a SIGQUIT now starts a new burst (and so is forwarded); notes it if so. */
-    boolean quitDue() {
+    private boolean quitDue() {
         long now = System.nanoTime();
         if (now - lastQuit < QUIT_COALESCE_NANOS) {
             return false;
