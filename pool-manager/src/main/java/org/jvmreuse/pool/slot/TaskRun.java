@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jvmreuse.boot.TaskExit;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolThreads;
@@ -44,6 +45,11 @@ final class TaskRun {
     private boolean killed;
     private long killedAt;
     private volatile boolean started;
+    /**
+     * Set while a thread dump is being written: a SIGQUIT meanwhile is dropped, so that a run whose
+     * stdout nobody reads holds one blocked dump thread, not one per SIGQUIT.
+     */
+    private final AtomicBoolean dumping = new AtomicBoolean();
     private final boolean reported;
     /** The native libraries the run's loader loaded, unloaded before the slot takes another run. */
     private List<String> nativeLibraries = List.of();
@@ -103,7 +109,15 @@ final class TaskRun {
      */
     void signal(int signal) {
         if (signal == 3) {
-            PoolThreads.start("thread-dump", this::printThreadDump);
+            if (dumping.compareAndSet(false, true)) {
+                PoolThreads.start("thread-dump", () -> {
+                    try {
+                        printThreadDump();
+                    } finally {
+                        dumping.set(false);
+                    }
+                });
+            }
         } else if (signal == 9) {
             kill();
         } else {

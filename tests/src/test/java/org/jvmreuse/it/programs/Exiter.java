@@ -3,7 +3,8 @@ package org.jvmreuse.it.programs;
 /**
  * Ends in the way its first argument names: {@code exit N}, {@code halt N}, {@code thread-exit N}
  * (System.exit from another thread), {@code throw}, {@code return}, {@code non-daemon} (main
- * returns while a non-daemon thread still prints), {@code sleep MILLIS}. A shutdown hook prints
+ * returns while a non-daemon thread still prints), {@code sleep MILLIS}, {@code fill-stdout} (writes 1 MiB
+ * to stdout, which blocks while nobody reads it). A shutdown hook prints
  * "hook ran".
  */
 public final class Exiter {
@@ -29,6 +30,7 @@ public final class Exiter {
                 System.out.println("non-daemon thread finished");
             }).start();
             case "sleep" -> Thread.sleep(Long.parseLong(args[1]));
+            case "fill-stdout" -> System.out.write(new byte[1 << 20], 0, 1 << 20);
             default -> { }
         }
         System.out.println("main returned");
