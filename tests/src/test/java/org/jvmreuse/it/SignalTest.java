@@ -32,6 +32,31 @@ class SignalTest extends OneSlotPoolTest {
         assertTrue(next.err().contains("running in slot 0"), next.err());
     }
 
+    /**
+     * A signal sent to the slot's process, as a run's child script's {@code kill $PPID} sends it,
+     * is the run's: it ends the run as a signal to its client does, and the slot serves on (the
+     * JDK's own handler used to end the slot's JVM: the client got 137 and the slot was lost).
+     */
+    @ParameterizedTest(name = "signal {0}")
+    @CsvSource({"TERM,143", "INT,130", "HUP,129"})
+    void aSignalToTheSlotsProcessEndsTheRunNotTheSlot(String signal, int expectedCode) throws Exception {
+        Process client = pool.startProgram("Exiter", "sleep", "600000");
+        BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+        assertEquals("started sleep", out.readLine(), "the program is in main");
+        long slot = Long.parseLong(pool.status().replaceAll("(?s).*\\nslot 0: rank \\d+ pid (\\d+) .*", "$1"));
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(slot)).inheritIO().start();
+        assertEquals(0, kill.waitFor());
+        assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the run did not end after SIG" + signal + " to its slot");
+        String rest = rest(out);
+        assertEquals(expectedCode, client.exitValue(), rest);
+        assertEquals("hook ran\n", rest);
+        assertTrue(Pool.running(slot), "the slot's JVM must survive SIG" + signal);
+        pool.awaitStatus("free 1,", 15_000);
+        Pool.Result next = pool.program("StaticCounter");
+        assertEquals("1\n", next.out(), next.toString());
+        assertTrue(next.err().contains("running in slot 0 (rank 1, pid " + slot + ")"), next.err());
+    }
+
     @Test
     void quitPrintsAThreadDumpAndTheRunGoesOn() throws Exception {
         Process client = pool.startProgram("Exiter", "sleep", "3000");

@@ -80,6 +80,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
             context = new SlotContext(transport, managerRank, threadStopMillis, port);
             memory = new MemoryCheck();
             ExitHook.install(context.exitTrap);
+            SlotSignals.install(signal -> accepted.values().forEach(run -> run.signal(signal)));
             connectDoorbells(); // before the warm-up, which ends with the baseline of open files
             if (!spare) {
                 warmUp();
