@@ -286,8 +286,13 @@ public final class MpiTransport {
     /**
      * A peer process on this host has ended: sends to it will never complete. They are dropped
      * (their buffers are not reused, MPI may still hold them) so that the loop can go idle again.
+     * What it sent before it ended is handled first: its doorbell's end can be read before the
+     * messages it rang for, and the manager must know whether a run reached STARTED.
      */
     private void peerLost(Handler handler, int rank) {
+        while (receive(handler, rank)) {
+            // each message the peer left, in the order it sent them
+        }
         int before = inFlight.size();
         inFlight.removeIf(f -> f.dest == rank && dropped(f));
         if (inFlight.size() != before) {
@@ -405,7 +410,12 @@ public final class MpiTransport {
     }
 
     private boolean receive(Handler handler) {
-        Mpi.Envelope envelope = mpi.iProbe(Mpi.ANY_SOURCE, Mpi.ANY_TAG);
+        return receive(handler, Mpi.ANY_SOURCE);
+    }
+
+    /** Receives and hands on one message from {@code from} (or any rank); false if none is there. */
+    private boolean receive(Handler handler, int from) {
+        Mpi.Envelope envelope = mpi.iProbe(from, Mpi.ANY_TAG);
         if (envelope == null) {
             return false;
         }
