@@ -247,12 +247,22 @@ public final class PoolManager implements MpiTransport.Handler {
         dispatchQueue(); // an application master waiting for the cap may go now
     }
 
-    /** The runs of a slot that left service without reporting them done end as killed, with why. */
+    /**
+     * The runs of a slot that left service without reporting them done end as killed, with why;
+     * one that never reached STARTED falls back instead: none of its code ran (the slot sends
+     * STARTED before the program's code, and the transport hands on what a slot sent before
+     * it ended), so a new JVM is safe where YARN would fail an attempt on 137.
+     */
     private void endRunsOf(int slot, String message) {
         for (PoolRun run : new ArrayList<>(running.values())) {
             if (run.slot == slot) {
                 running.remove(run.id);
-                finish(run, 137, message);
+                if (run.started) {
+                    finish(run, 137, message);
+                } else {
+                    PoolLog.get().warn("run " + run.id + " falls back: its slot left before it started");
+                    fallback(run, "the pool slot given this run left service before the run started: " + message);
+                }
             }
         }
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -57,17 +58,25 @@ public final class MpiTransport {
         }
     }
 
-    /** {@code lent}, if not null, is sent right after {@code payload}; MPI done with it, it goes to {@code done}. */
-    private record Outgoing(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done) {
+    /**
+     * {@code lent}, if not null, is sent right after {@code payload}; MPI done with it, it goes to
+     * {@code done}. {@code taken}, if not null, runs once MPI has taken {@code payload}.
+     */
+    private record Outgoing(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done,
+                            Runnable taken) {
     }
 
     /**
      * {@code done}: where a lent buffer goes once sent; null for the transport's own buffers.
      * {@code service}: the last part of a service message, whose end frees its place in the bound.
+     * {@code taken}: see {@link Outgoing}.
      */
     private record InFlight(int dest, Mpi.Request request, ByteBuffer buffer, Consumer<ByteBuffer> done,
-                            boolean service) {
+                            boolean service, Runnable taken) {
     }
+
+    /** How long {@link #sendAndAwait} waits for MPI to take a message at most. */
+    private static final long TAKEN_WAIT_MILLIS = 5_000;
 
     /**
      * Service messages to one rank queued or in flight at most: a peer that stops receiving (a
@@ -143,16 +152,33 @@ public final class MpiTransport {
      * {@link IllegalStateException}.
      */
     public void send(int dest, int tag, ByteBuffer payload) {
-        enqueue(dest, tag, payload, null, null);
+        enqueue(dest, tag, payload, null, null, null);
     }
 
-    private void enqueue(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done) {
+    /**
+     * Sends as {@link #send} does and returns once MPI has taken the message: its send has
+     * completed (to a process on this host, the bytes are then in shared memory and outlive this
+     * process), its peer has ended, or {@link #TAKEN_WAIT_MILLIS} have passed (an MPI that cannot
+     * send a few bytes in that time is broken). A slot sends STARTED so before the program runs:
+     * should the slot die then, its manager must know that the run started.
+     */
+    public void sendAndAwait(int dest, int tag, byte[] payload) throws InterruptedException {
+        CountDownLatch taken = new CountDownLatch(1);
+        enqueue(dest, tag, ByteBuffer.wrap(payload), null, null, taken::countDown);
+        if (!taken.await(TAKEN_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+            PoolLog.get().warn("MPI did not take a message with tag " + tag + " to rank " + dest + " within "
+                    + TAKEN_WAIT_MILLIS + " ms; going on");
+        }
+    }
+
+    private void enqueue(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done,
+                         Runnable taken) {
         boolean service = tag == Tags.SERVICE;
         if (service) {
             reserve(dest);
         }
         try {
-            outbox.add(new Outgoing(dest, tag, direct(payload), lent, done));
+            outbox.add(new Outgoing(dest, tag, direct(payload), lent, done, taken));
         } catch (RuntimeException | Error e) {
             if (service) {
                 unreserve(dest); // no direct memory for the copy: the message was not queued
@@ -197,7 +223,7 @@ public final class MpiTransport {
         if (!lent.isDirect()) {
             throw new IllegalArgumentException("a lent buffer must be direct");
         }
-        enqueue(dest, tag, payload, lent, done);
+        enqueue(dest, tag, payload, lent, done, null);
     }
 
     /** A reusable direct buffer with position 0 and limit {@code size}, for {@link #send}. */
@@ -306,6 +332,9 @@ public final class MpiTransport {
         if (send.service) {
             unreserve(send.dest);
         }
+        if (send.taken != null) {
+            send.taken.run();
+        }
         return true;
     }
 
@@ -370,10 +399,10 @@ public final class MpiTransport {
             ByteBuffer buffer = out.payload;
             boolean service = out.tag == Tags.SERVICE;
             inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer, null,
-                    service && out.lent == null));
+                    service && out.lent == null, out.taken));
             if (out.lent != null) {
                 inFlight.add(new InFlight(out.dest, mpi.iSend(out.lent, out.lent.limit(), out.dest, out.tag), out.lent,
-                        out.done, service));
+                        out.done, service, null));
                 doorbells.ring(out.dest); // once per message: the receiver counts them
             }
             if (out.tag == Tags.SERVICE) {
@@ -398,6 +427,9 @@ public final class MpiTransport {
                 InFlight sent = inFlight.remove(i);
                 if (sent.service) {
                     unreserve(sent.dest);
+                }
+                if (sent.taken != null) {
+                    sent.taken.run();
                 }
                 if (sent.done == null) {
                     buffers.give(sent.buffer);

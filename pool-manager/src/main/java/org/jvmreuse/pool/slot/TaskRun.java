@@ -168,8 +168,10 @@ final class TaskRun {
             TaskClassLoader runLoader = runLoader(shared);
             started = true;
             if (reported) {
-                // The client relays stdin only after this, so the slot must hold the FIFO open by now.
-                slot.transport.send(slot.managerRank, Tags.STARTED, Wire.ints(id));
+                // The client relays stdin only after this, so the slot must hold the FIFO open by now;
+                // and no code of the run's may go before MPI has it (the manager sends a run that
+                // never started, whose slot died, to a new JVM).
+                slot.transport.sendAndAwait(slot.managerRank, Tags.STARTED, Wire.ints(id));
             }
             loader = runLoader;
             shared.hooks().beforeRun(loader, slot.environment::set);

@@ -154,6 +154,39 @@ class MpiTransportStuckSendTest {
         }
     }
 
+    /** What a slot does with STARTED: the program must not run before MPI has the message. */
+    @Test
+    void sendAndAwaitReturnsOnceMpiHasTheMessageOrItsPeerHasEnded() throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(3);
+        Doorbells doorbells = new Doorbells();
+        MpiTransport transport = new MpiTransport(new StuckToRank1(world.get(0)), doorbells, STOP_DRAIN_MILLIS);
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            SocketChannel peerSide = SocketChannel.open(server.getLocalAddress());
+            doorbells.attach(1, server.accept());
+            Thread thread = loop(transport, new Lost());
+            transport.sendAndAwait(2, Tags.STARTED, new byte[8]);
+            assertTrue(world.get(2).iProbe(0, Tags.STARTED) != null, "returned before the message was sent");
+            Thread waiter = new Thread(() -> {
+                try {
+                    transport.sendAndAwait(1, Tags.STARTED, new byte[8]);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            waiter.start();
+            waiter.join(300);
+            assertTrue(waiter.isAlive(), "returned while MPI still held the message");
+            peerSide.close();
+            waiter.join(3_000);
+            assertFalse(waiter.isAlive(), "still waiting after the peer ended");
+            transport.stop();
+            thread.join(10_000);
+        } finally {
+            doorbells.close();
+        }
+    }
+
     private static void sendOnceThereIsRoom(MpiTransport transport, int dest) throws InterruptedException {
         for (int tries = 0; ; tries++) {
             try {
