@@ -147,6 +147,22 @@ public final class PoolManager implements MpiTransport.Handler {
         }
     }
 
+    /**
+     * The client's start deadline passed and it asks to start a new JVM: a queued run falls back
+     * at once, a launched one that has not reached STARTED is cancelled in its slot (it answers
+     * DONE as not started, and the client falls back then), and a started one goes on: the
+     * client hears {@code started} and runs nothing itself. So a run is never both in a slot and
+     * in a new JVM.
+     */
+    synchronized void cancel(PoolRun run) {
+        if (run.state == PoolRun.State.QUEUED) {
+            dequeue(run);
+            fallback(run, "the client's start deadline passed while the run was queued");
+        } else if (run.state == PoolRun.State.RUNNING && !run.started) {
+            transport.send(slots.rank(run.slot), Tags.CANCEL, Wire.ints(run.id));
+        }
+    }
+
     /** The client went away: its run must not keep a slot. */
     synchronized void clientGone(PoolRun run) {
         if (run.state != PoolRun.State.FINISHED) {

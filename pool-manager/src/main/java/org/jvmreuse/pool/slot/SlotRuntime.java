@@ -250,6 +250,12 @@ public final class SlotRuntime implements MpiTransport.Handler {
                     run.signal(signal);
                 }
             }
+            case Tags.CANCEL -> {
+                TaskRun run = accepted.get(runId);
+                if (run != null) {
+                    run.cancelUnlessStarted();
+                }
+            }
             case Tags.SHUTDOWN -> transport.stop();
             case Tags.PROMOTE -> promote(in.readInt());
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);

@@ -43,6 +43,8 @@ final class TaskRun {
     private boolean mainFinished;
     private boolean mainFailed;
     private boolean killed;
+    /** Its client's start deadline passed before it started: it never starts (guarded by lock, as is {@link #started}'s setting). */
+    private boolean cancelled;
     private long killedAt;
     private volatile boolean started;
     /**
@@ -142,6 +144,28 @@ final class TaskRun {
         System.out.flush();
     }
 
+    /**
+     * The client gave up waiting for STARTED and will start a new JVM unless it hears STARTED
+     * after all: a run that has not started never does, one that has goes on.
+     */
+    void cancelUnlessStarted() {
+        synchronized (lock) {
+            if (!started) {
+                cancelled = true;
+            }
+        }
+    }
+
+    /** Whether the run may start (not cancelled); if so, it has. */
+    private boolean markStarted() {
+        synchronized (lock) {
+            if (!cancelled) {
+                started = true;
+            }
+            return started;
+        }
+    }
+
     /** Runs the program and cleans up; returns null if the slot is clean, else why it is not. */
     String execute() throws InterruptedException {
         long t0 = System.nanoTime();
@@ -166,7 +190,10 @@ final class TaskRun {
             System.setProperties(slot.runProperties(runProperties()));
             slot.tempDirectory.use(System.getProperty("java.io.tmpdir"));
             TaskClassLoader runLoader = runLoader(shared);
-            started = true;
+            if (!markStarted()) {
+                runLoader.close();
+                throw new Refused("its client's start deadline passed before the run started");
+            }
             if (reported) {
                 // The client relays stdin only after this, so the slot must hold the FIFO open by now;
                 // and no code of the run's may go before MPI has it (the manager sends a run that
