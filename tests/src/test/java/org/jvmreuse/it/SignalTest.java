@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,31 @@ class SignalTest extends OneSlotPoolTest {
         Pool.Result next = pool.program("StaticCounter");
         assertEquals("1\n", next.out(), next.toString());
         assertTrue(next.err().contains("running in slot 0 (rank 1, pid " + slot + ")"), next.err());
+    }
+
+    /** Each SIGTERM at the slot's process used to start a thread that signalled the run's processes again. */
+    @Test
+    void aFloodOfSigtermAtTheSlotsProcessReachesTheRunsProcessesOnce() throws Exception {
+        Path terms = Files.createTempFile("jrt-terms", ".txt");
+        try {
+            Process client = pool.startProgram("Exiter", "term-counting-child", terms.toString());
+            BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("started term-counting-child", out.readLine());
+            assertEquals("child started", out.readLine());
+            Thread.sleep(300); // the child's shell has set its trap
+            long slot = Long.parseLong(pool.status().replaceAll("(?s).*\\nslot 0: rank \\d+ pid (\\d+) .*", "$1"));
+            Process flood = new ProcessBuilder("bash", "-c", "for i in {1..200}; do kill -TERM $1; done", "flood",
+                    Long.toString(slot)).inheritIO().start();
+            assertEquals(0, flood.waitFor());
+            assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the run did not end");
+            assertEquals(143, client.exitValue());
+            pool.awaitStatus("free 1,", 15_000);
+            // At most one SIGTERM passed on, and the one a container's processes get when it ends.
+            long received = Files.readAllLines(terms).size();
+            assertTrue(received <= 2, "the run's process got " + received + " SIGTERMs");
+        } finally {
+            Files.deleteIfExists(terms);
+        }
     }
 
     @Test

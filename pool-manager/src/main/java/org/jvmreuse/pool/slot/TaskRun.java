@@ -52,6 +52,12 @@ final class TaskRun {
      * stdout nobody reads holds one blocked dump thread, not one per SIGQUIT.
      */
     private final AtomicBoolean dumping = new AtomicBoolean();
+    /**
+     * The ending signals (1/2/15) passed on to the run's processes, one bit each: once is what a
+     * process group gets from one kill, and a flood (straight at the slot's process) must not
+     * start a thread each.
+     */
+    private int signalledChildren;
     private final boolean reported;
     /** The native libraries the run's loader loaded, unloaded before the slot takes another run. */
     private List<String> nativeLibraries = List.of();
@@ -124,9 +130,17 @@ final class TaskRun {
             kill();
         } else {
             requestEnd(128 + signal, true);
-            if (started) {
+            if (started && firstToChildren(signal)) {
                 PoolThreads.start("signal-children", () -> slot.children.signal(signal));
             }
+        }
+    }
+
+    private boolean firstToChildren(int signal) {
+        synchronized (lock) {
+            boolean first = (signalledChildren & (1 << signal)) == 0;
+            signalledChildren |= 1 << signal;
+            return first;
         }
     }
 

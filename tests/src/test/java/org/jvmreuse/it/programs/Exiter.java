@@ -4,7 +4,9 @@ package org.jvmreuse.it.programs;
  * Ends in the way its first argument names: {@code exit N}, {@code halt N}, {@code thread-exit N}
  * (System.exit from another thread), {@code throw}, {@code return}, {@code non-daemon} (main
  * returns while a non-daemon thread still prints), {@code sleep MILLIS}, {@code fill-stdout} (writes 1 MiB
- * to stdout, which blocks while nobody reads it). A shutdown hook prints
+ * to stdout, which blocks while nobody reads it), {@code term-counting-child FILE} (starts a shell that
+ * appends a line to FILE for each SIGTERM it gets and goes on, prints "child started", sleeps). A
+ * shutdown hook prints
  * "hook ran".
  */
 public final class Exiter {
@@ -31,6 +33,12 @@ public final class Exiter {
             }).start();
             case "sleep" -> Thread.sleep(Long.parseLong(args[1]));
             case "fill-stdout" -> System.out.write(new byte[1 << 20], 0, 1 << 20);
+            case "term-counting-child" -> {
+                new ProcessBuilder("sh", "-c", "trap 'echo TERM >> \"$0\"' TERM; while :; do sleep 0.05 & wait $!; done",
+                        args[1]).start();
+                System.out.println("child started");
+                Thread.sleep(600_000);
+            }
             default -> { }
         }
         System.out.println("main returned");
