@@ -26,6 +26,8 @@ final class PoolRun {
     boolean started;
     ScheduledFuture<?> waitTimer;
     private long lastQuit = receivedNanos - QUIT_COALESCE_NANOS;
+    /** The signals other than SIGQUIT forwarded to the slot so far, one bit each. */
+    private int forwarded;
 
     PoolRun(long id, RunSpec spec, String classPathKey, long waitMillis, ClientSession client) {
         this.id = id;
@@ -34,9 +36,6 @@ final class PoolRun {
         this.waitMillis = waitMillis;
         this.client = client;
     }
-
-    /** The signals other than SIGQUIT forwarded to the slot so far, one bit each. */
-    private int forwarded;
 
     /**
      * Whether {@code signal} goes on to the slot: a SIGQUIT that starts a new burst, any other
