@@ -55,7 +55,9 @@
 #   JVMREUSE_MPI_BACKEND native (JNI over the MPI C API; the default where it was built) or java
 #                        (Open MPI's Java bindings); see docs/mpi.md
 #   JVMREUSE_JAVA        java for the pool JVMs (default: $JAVA_HOME/bin/java, else java on PATH)
-#   JVMREUSE_SLOT_HEAP   heap of each pool JVM, -Xmx and -Xms (default 1g)
+#   JVMREUSE_SLOT_HEAP   heap of each slot (and spare) JVM, -Xmx and -Xms (default 1g)
+#   JVMREUSE_MANAGER_HEAP  heap of each pool's manager JVM, -Xmx and -Xms (default 128m): it runs
+#                        no user code (its direct memory, for the Shuffle Manager, is the slot heap)
 #   JVMREUSE_JVM_OPTS    extra options for the pool JVMs (word-split)
 #   JVMREUSE_START_TIMEOUT  seconds to wait for the pools (default 120)
 #   JVMREUSE_POOL_READY  what "ready" waits for: "warm" (default) every slot started (warmed up);
@@ -437,7 +439,7 @@ jvmreuse_pool_command() {
             JVMREUSE_POOL_CMD+=(-disable-auto-cleanup -ppn "$per_node" -n $((per_node * nodes)))
             ;;
     esac
-    JVMREUSE_POOL_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm")
+    JVMREUSE_POOL_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm" --manager-heap "${JVMREUSE_MANAGER_HEAP:-128m}" "$per_pool")
     if [[ $kind == hydra ]]; then
         # exec-jvm --hydra: the JVM ignores the SIGUSR1 that Hydra sends when a rank dies;
         # jvmreuse.mpi.finalize=false: MPICH's MPI_Finalize waits for all ranks (a retiring slot

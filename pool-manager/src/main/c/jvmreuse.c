@@ -51,6 +51,7 @@
 #define EXIT_USAGE 2
 #define BACKGROUND_RECHECK_MS 200
 #define START_TIMEOUT_EXTRA_MS 30000 /* default time before `started`: wait_ms plus this */
+#define CANCEL_REPLY_MS 5000        /* after the start timeout, how long the pool has to answer `cancel` */
 #define CONNECT_RETRY_MS 2000       /* how long a full listen backlog is retried */
 #define SOCKET_IO_TIMEOUT_S 30      /* longest a send or the rest of a begun frame may take */
 #define STALE_FIFO_DIR_S 600        /* a dead client's FIFO directory older than this is swept */
@@ -1295,9 +1296,22 @@ static noreturn void connection_lost(int sock, const struct run_opts *o, bool st
            "the program's outcome is unknown", why);
 }
 
+/* The start timeout passed: asks the pool to cancel the run rather than closing, since its slot
+   may be starting it just now and it must not run there and in a new JVM too. The pool answers
+   `fallback` (the run never starts) or `started` (it did: it goes on). */
+static bool send_cancel(int sock)
+{
+    struct msg m;
+    msg_init(&m, "cancel");
+    int r = msg_send(sock, &m);
+    free(m.data);
+    return r == 0;
+}
+
 static noreturn void run_loop(int sock, const struct run_opts *o)
 {
     bool started = false;
+    bool cancelling = false;
     long start_deadline = now_ms() + o->start_timeout_ms;
     struct pollfd p[P_COUNT] = {
         [P_SOCK] = { .fd = sock, .events = POLLIN },
@@ -1312,8 +1326,12 @@ static noreturn void run_loop(int sock, const struct run_opts *o)
         long timeout = recheck ? BACKGROUND_RECHECK_MS : -1;
         if (!started) {
             long left = start_deadline - now_ms();
-            if (left <= 0) {
-                /* Closing the connection ends the run on the manager's side, should it start now. */
+            if (left <= 0 && !cancelling && send_cancel(sock)) {
+                cancelling = true;
+                start_deadline = now_ms() + CANCEL_REPLY_MS;
+                left = CANCEL_REPLY_MS;
+            } else if (left <= 0) {
+                /* No answer: the pool is broken. Closing ends the run on the manager's side. */
                 close(sock);
                 fallback(o, xasprintf("the pool did not start the run within %ld ms", o->start_timeout_ms));
             }
@@ -1338,6 +1356,9 @@ static noreturn void run_loop(int sock, const struct run_opts *o)
                 connection_lost(sock, o, started, "end of file");
             if (r == FRAME_BAD)
                 connection_lost(sock, o, started, problem);
+            if (cancelling && frame_is(&f, "fallback"))
+                fallback(o, xasprintf("the pool did not start the run within %ld ms (%s)", o->start_timeout_ms,
+                                      frame_get(&f, "reason", "cancelled")));
             handle_run_reply(&f, o, &started);
             free(f.data);
         }

@@ -53,6 +53,47 @@ class BadInputTest extends OneSlotPoolTest {
                 reply("run", "no-equals-sign"));
     }
 
+    /**
+     * The manager runs no user code: its heap is its own (job-scripts/lib/pool.sh, 128m), not a
+     * slot's, so a flood of malformed requests cannot grow it to a slot's size (10,000 of them
+     * took a manager with a slot's 1g heap from 81 MB to 213 MB resident).
+     */
+    @Test
+    void theManagerHasAHeapOfItsOwnAndMalformedRequestsLeaveItSmall() throws Exception {
+        String status = pool.status();
+        ProcessHandle manager = ProcessHandle.of(pool.mpirunPid()).orElseThrow().descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("/java")
+                        && p.info().commandLine().orElse("").contains("org.jvmreuse.pool.PoolMain"))
+                .filter(p -> !status.contains(" pid " + p.pid() + " ")).findFirst().orElseThrow();
+        assertEquals("128m", lastOption(manager.pid(), "-Xmx"), "the manager's heap (the slots' is 256m here)");
+        long before = residentKib(manager.pid());
+        byte[] notTerminated = "run\0main=X".getBytes();
+        for (int i = 0; i < 10_000; i++) {
+            assertEquals("error", reply(notTerminated, notTerminated.length).get(0));
+        }
+        long after = residentKib(manager.pid());
+        System.out.println("manager resident: " + before / 1024 + " MB before 10,000 malformed requests, "
+                + after / 1024 + " MB after");
+        assertTrue(after - before < 128 * 1024, "10,000 malformed requests grew the manager from " + before / 1024
+                + " MB to " + after / 1024 + " MB resident");
+    }
+
+    /** The value of the last {@code option} on the command line of {@code pid}: the one the JVM takes. */
+    private static String lastOption(long pid, String option) throws Exception {
+        String value = null;
+        for (String arg : Files.readString(Path.of("/proc/" + pid + "/cmdline")).split("\0")) {
+            if (arg.startsWith(option)) {
+                value = arg.substring(option.length());
+            }
+        }
+        return value;
+    }
+
+    private static long residentKib(long pid) throws Exception {
+        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith("VmRSS:"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).findFirst().orElseThrow();
+    }
+
     @Test
     void oversizedFrameIsRefusedWithoutReadingIt() throws Exception {
         List<String> answer = reply(new byte[16], 2 << 20);
@@ -138,7 +179,11 @@ class BadInputTest extends OneSlotPoolTest {
                     "public class RawStatus {",
                     "    public static void main(String[] args) throws Exception {",
                     "        SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(args[0]));",
-                    "        c.write(ByteBuffer.allocate(11).putInt(7).put(\"status\\0\".getBytes()).flip());",
+                    "        try {",
+                    "            c.write(ByteBuffer.allocate(11).putInt(7).put(\"status\\0\".getBytes()).flip());",
+                    "        } catch (java.io.IOException answeredFirst) {",
+                    "            // the pool refuses before it reads, and may have closed already: its answer is here",
+                    "        }",
                     "        java.io.DataInputStream in = new java.io.DataInputStream(Channels.newInputStream(c));",
                     "        System.out.println(new String(in.readNBytes(in.readInt())).replace('\\0', '|'));",
                     "    }",

@@ -122,8 +122,44 @@ class ContainmentTest {
         poolServesOn(0);
     }
 
+    /**
+     * The manager lets one SIGQUIT per 200 ms through, and the slot writes each dump on a thread
+     * of its own; while the run's stdout is full, a dump blocks, and the next ones used to pile
+     * up behind it (446,000 SIGQUITs grew a slot from 23 threads to 183).
+     */
     @Test
     @Order(4)
+    void sigquitsAtARunWhoseStdoutNobodyReadsHoldOneDumpThread() throws Exception {
+        Process client = pool.startProgram("Exiter", "fill-stdout");
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(client.getErrorStream()));
+        pool.awaitStatus("busy 1", 15_000);
+        long slot = busySlotPid();
+        Thread.sleep(500); // the program has filled the pipe and blocks writing to it
+        Process flood = new ProcessBuilder("bash", "-c", "for i in {1..30}; do kill -QUIT $1; sleep 0.1; done", "flood",
+                Long.toString(client.pid())).inheritIO().start();
+        assertEquals(0, flood.waitFor());
+        long dumpThreads = threadsNamed(slot, "thread-dump");
+        client.getInputStream().close(); // the writes fail now (EPIPE), and the run ends
+        assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the run did not end");
+        assertTrue(dumpThreads <= 1, "about 15 SIGQUITs passed on to a run that cannot write left " + dumpThreads
+                + " dump threads in its slot; " + err.get());
+        poolServesOn(0);
+    }
+
+    private static long threadsNamed(long pid, String name) throws IOException {
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            return tasks.filter(task -> {
+                try {
+                    return Files.readString(task.resolve("comm")).strip().equals(name);
+                } catch (IOException gone) {
+                    return false;
+                }
+            }).count();
+        }
+    }
+
+    @Test
+    @Order(5)
     void anErrorOnASlotsMpiThreadFailsThatMessageOnly() throws Exception {
         Pool.Result poked = withLibrary("Poke", "1", "300");
         assertEquals(0, poked.code(), poked.toString());
@@ -133,7 +169,7 @@ class ContainmentTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aRunThatLeavesTheHeapFullRetiresItsSlot() throws Exception {
         assertRunFailedOutOfMemory(withLibrary("Exhaust", "heap", "shared"), "Java heap space");
         pool.awaitStatus("retired 1)", 15_000);
@@ -141,7 +177,7 @@ class ContainmentTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aRunThatLeavesDirectMemoryFullRetiresItsSlot() throws Exception {
         assertRunFailedOutOfMemory(withLibrary("Exhaust", "direct", "shared"), "Cannot reserve");
         pool.awaitStatus("retired 2)", 15_000);

@@ -166,6 +166,8 @@ final class ClientSession {
                     PoolLog.get().warn("ignoring a signal frame with sig=" + frame.get("sig") + ": only "
                             + new TreeSet<>(FORWARDED_SIGNALS) + " are forwarded");
                 }
+            } else if ("cancel".equals(frame.type())) {
+                manager.cancel(run);
             } else {
                 PoolLog.get().warn("ignoring '" + frame.type() + "' sent during a run");
             }

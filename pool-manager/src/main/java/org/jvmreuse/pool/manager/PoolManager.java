@@ -148,14 +148,31 @@ public final class PoolManager implements MpiTransport.Handler {
     /**
      * A signal from the client: a queued run ends at once (as a killed {@code java} would), a
      * running one in its slot. SIGQUITs (thread dumps) closer together than
-     * {@link PoolRun#QUIT_COALESCE_NANOS} are dropped: a burst gives one dump.
+     * {@link PoolRun#QUIT_COALESCE_NANOS} are dropped: a burst gives one dump; any other signal
+     * is forwarded once ({@link PoolRun#signalDue}).
      */
     synchronized void signal(PoolRun run, int signal) {
         if (run.state == PoolRun.State.QUEUED) {
             dequeue(run);
             finish(run, 128 + signal, "");
-        } else if (run.state == PoolRun.State.RUNNING && (signal != 3 || run.quitDue())) {
+        } else if (run.state == PoolRun.State.RUNNING && run.signalDue(signal)) {
             transport.send(slots.rank(run.slot), Tags.SIGNAL, Wire.ints(run.id, signal));
+        }
+    }
+
+    /**
+     * The client's start deadline passed and it asks to start a new JVM: a queued run falls back
+     * at once, a launched one that has not reached STARTED is cancelled in its slot (it answers
+     * DONE as not started, and the client falls back then), and a started one goes on: the
+     * client hears {@code started} and runs nothing itself. So a run is never both in a slot and
+     * in a new JVM.
+     */
+    synchronized void cancel(PoolRun run) {
+        if (run.state == PoolRun.State.QUEUED) {
+            dequeue(run);
+            fallback(run, "the client's start deadline passed while the run was queued");
+        } else if (run.state == PoolRun.State.RUNNING && !run.started) {
+            transport.send(slots.rank(run.slot), Tags.CANCEL, Wire.ints(run.id));
         }
     }
 
@@ -269,12 +286,22 @@ public final class PoolManager implements MpiTransport.Handler {
         }
     }
 
-    /** The runs of a slot that left service without reporting them done end as killed, with why. */
+    /**
+     * The runs of a slot that left service without reporting them done end as killed, with why;
+     * one that never reached STARTED falls back instead: none of its code ran (the slot sends
+     * STARTED before the program's code, and the transport hands on what a slot sent before
+     * it ended), so a new JVM is safe where YARN would fail an attempt on 137.
+     */
     private void endRunsOf(int slot, String message) {
         for (PoolRun run : new ArrayList<>(running.values())) {
             if (run.slot == slot) {
                 running.remove(run.id);
-                finish(run, 137, message);
+                if (run.started) {
+                    finish(run, 137, message);
+                } else {
+                    PoolLog.get().warn("run " + run.id + " falls back: its slot left before it started");
+                    fallback(run, "the pool slot given this run left service before the run started: " + message);
+                }
             }
         }
     }
@@ -300,26 +327,32 @@ public final class PoolManager implements MpiTransport.Handler {
         long runId = in.readLong();
         switch (tag) {
             case Tags.HELLO -> {
+                if (slots.state(slot) != SlotTable.State.STARTING) {
+                    dropForged(source, tag, "slot " + slot + " is not starting");
+                    break;
+                }
                 long pid = in.readLong();
                 slots.ready(slot, pid, in.readUTF());
                 noteWarmUpEnd();
                 dispatchQueue();
             }
             case Tags.STARTED -> {
-                PoolRun run = running.get(runId);
-                if (run != null) {
+                PoolRun run = runOf(slot, runId, source, tag);
+                if (run != null && !run.started) {
+                    run.started = true;
                     latency.add(System.nanoTime() - run.receivedNanos);
                     run.client.started(run.slot, source, slots.pid(run.slot), run.reuse);
                 }
             }
             case Tags.DONE -> {
-                PoolRun run = running.remove(runId);
+                PoolRun run = runOf(slot, runId, source, tag);
                 int code = in.readInt();
                 boolean started = in.readBoolean();
                 String message = in.readUTF();
                 if (run == null) {
                     break;
                 }
+                running.remove(runId);
                 if (started) {
                     finish(run, code, message);
                 } else {
@@ -330,6 +363,10 @@ public final class PoolManager implements MpiTransport.Handler {
                 }
             }
             case Tags.FREE -> {
+                if (holdsRun(slot)) {
+                    dropForged(source, tag, "its run has not reported DONE");
+                    break;
+                }
                 slots.release(slot);
                 dispatchQueue();
             }
@@ -345,6 +382,27 @@ public final class PoolManager implements MpiTransport.Handler {
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
         }
         finishStopIfIdle();
+    }
+
+    /**
+     * Run {@code runId} if it runs on {@code slot}; null if it has ended. A slot's message about
+     * another slot's run is dropped: it could end or start a run it does not hold.
+     */
+    private PoolRun runOf(int slot, long runId, int source, int tag) {
+        PoolRun run = running.get(runId);
+        if (run != null && run.slot != slot) {
+            dropForged(source, tag, "run " + runId + " is on slot " + run.slot + ", not on its slot " + slot);
+            return null;
+        }
+        return run;
+    }
+
+    private boolean holdsRun(int slot) {
+        return running.values().stream().anyMatch(run -> run.slot == slot);
+    }
+
+    private static void dropForged(int source, int tag, String why) {
+        PoolLog.get().warn("dropping a forged MPI message with tag " + tag + " from rank " + source + ": " + why);
     }
 
     /**

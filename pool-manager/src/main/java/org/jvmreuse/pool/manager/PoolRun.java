@@ -22,8 +22,12 @@ final class PoolRun {
     State state = State.QUEUED;
     int slot = -1;
     boolean reuse;
+    /** Whether its slot reported STARTED (the client has been told). */
+    boolean started;
     ScheduledFuture<?> waitTimer;
     private long lastQuit = receivedNanos - QUIT_COALESCE_NANOS;
+    /** The signals other than SIGQUIT forwarded to the slot so far, one bit each. */
+    private int forwarded;
 
     PoolRun(long id, RunSpec spec, String classPathKey, long waitMillis, ClientSession client) {
         this.id = id;
@@ -33,8 +37,22 @@ final class PoolRun {
         this.client = client;
     }
 
+    /**
+     * Whether {@code signal} goes on to the slot: a SIGQUIT that starts a new burst, any other
+     * signal the first time (the slot ends a run on the first of 1/2/15, and once on 9), so that
+     * a flood costs neither MPI traffic nor slot threads.
+     */
+    boolean signalDue(int signal) {
+        if (signal == 3) {
+            return quitDue();
+        }
+        boolean first = (forwarded & (1 << signal)) == 0;
+        forwarded |= 1 << signal;
+        return first;
+    }
+
     /** Whether a SIGQUIT now starts a new burst (and so is forwarded); notes it if so. */
-    boolean quitDue() {
+    private boolean quitDue() {
         long now = System.nanoTime();
         if (now - lastQuit < QUIT_COALESCE_NANOS) {
             return false;

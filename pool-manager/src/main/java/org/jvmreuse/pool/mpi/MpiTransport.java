@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -55,13 +59,32 @@ public final class MpiTransport {
         }
     }
 
-    /** {@code lent}, if not null, is sent right after {@code payload}; MPI done with it, it goes to {@code done}. */
-    private record Outgoing(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done) {
+    /**
+     * {@code lent}, if not null, is sent right after {@code payload}; MPI done with it, it goes to
+     * {@code done}. {@code taken}, if not null, runs once MPI has taken {@code payload}.
+     */
+    private record Outgoing(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done,
+                            Runnable taken) {
     }
 
-    /** {@code done}: where a lent buffer goes once sent; null for the transport's own buffers. */
-    private record InFlight(int dest, Mpi.Request request, ByteBuffer buffer, Consumer<ByteBuffer> done) {
+    /**
+     * {@code done}: where a lent buffer goes once sent; null for the transport's own buffers.
+     * {@code service}: the last part of a service message, whose end frees its place in the bound.
+     * {@code taken}: see {@link Outgoing}.
+     */
+    private record InFlight(int dest, Mpi.Request request, ByteBuffer buffer, Consumer<ByteBuffer> done,
+                            boolean service, Runnable taken) {
     }
+
+    /** How long {@link #sendAndAwait} waits for MPI to take a message at most. */
+    private static final long TAKEN_WAIT_MILLIS = 5_000;
+
+    /**
+     * Service messages to one rank queued or in flight at most: a peer that stops receiving (a
+     * stuck reducer) cannot make this process hold ever more. The pool's own messages are few by
+     * protocol (a handful per run) and never refused.
+     */
+    static final int MAX_SERVICE_PENDING = 4096;
 
     private static final long HOT_PARK_NANOS = 20_000;
     private static final long HOT_WINDOW_NANOS = 300_000;
@@ -88,6 +111,7 @@ public final class MpiTransport {
     private final ConcurrentLinkedQueue<Outgoing> outbox = new ConcurrentLinkedQueue<>();
     private final List<InFlight> inFlight = new ArrayList<>();
     private final DirectBuffers buffers = new DirectBuffers();
+    private final Map<Integer, AtomicInteger> servicePending = new ConcurrentHashMap<>();
     private volatile BiConsumer<Integer, ByteBuffer> serviceReceiver;
     private volatile IntConsumer serviceLost = rank -> { };
     /** The last service message to or from a peer that cannot ring this process (one on another host). */
@@ -126,10 +150,57 @@ public final class MpiTransport {
     /**
      * Sends the bytes from 0 to the limit of {@code payload}. A direct buffer, such as one from
      * {@link #buffer}, is taken over (sent in place, then reused); a heap buffer is copied first.
+     * A service message beyond {@link #MAX_SERVICE_PENDING} to its rank is refused with an
+     * {@link IllegalStateException}.
      */
     public void send(int dest, int tag, ByteBuffer payload) {
-        outbox.add(new Outgoing(dest, tag, direct(payload), null, null));
+        enqueue(dest, tag, payload, null, null, null);
+    }
+
+    /**
+     * Sends as {@link #send} does and returns once MPI has taken the message: its send has
+     * completed (to a process on this host, the bytes are then in shared memory and outlive this
+     * process), its peer has ended, or {@link #TAKEN_WAIT_MILLIS} have passed (an MPI that cannot
+     * send a few bytes in that time is broken). A slot sends STARTED so before the program runs:
+     * should the slot die then, its manager must know that the run started.
+     */
+    public void sendAndAwait(int dest, int tag, byte[] payload) throws InterruptedException {
+        CountDownLatch taken = new CountDownLatch(1);
+        enqueue(dest, tag, ByteBuffer.wrap(payload), null, null, taken::countDown);
+        if (!taken.await(TAKEN_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+            PoolLog.get().warn("MPI did not take a message with tag " + tag + " to rank " + dest + " within "
+                    + TAKEN_WAIT_MILLIS + " ms; going on");
+        }
+    }
+
+    private void enqueue(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done,
+                         Runnable taken) {
+        boolean service = tag == Tags.SERVICE;
+        if (service) {
+            reserve(dest);
+        }
+        try {
+            outbox.add(new Outgoing(dest, tag, direct(payload), lent, done, taken));
+        } catch (RuntimeException | Error e) {
+            if (service) {
+                unreserve(dest); // no direct memory for the copy: the message was not queued
+            }
+            throw e;
+        }
         wake();
+    }
+
+    private void reserve(int dest) {
+        AtomicInteger pending = servicePending.computeIfAbsent(dest, d -> new AtomicInteger());
+        if (pending.incrementAndGet() > MAX_SERVICE_PENDING) {
+            pending.decrementAndGet();
+            throw new IllegalStateException(MAX_SERVICE_PENDING + " service messages to rank " + dest
+                    + " are queued or in flight already: it does not receive");
+        }
+    }
+
+    private void unreserve(int dest) {
+        servicePending.get(dest).decrementAndGet();
     }
 
     private ByteBuffer direct(ByteBuffer payload) {
@@ -147,14 +218,14 @@ public final class MpiTransport {
      * of one sender's messages on one tag). {@code lent}, a direct buffer such as a mapped file
      * region, is sent in place from 0 to its limit and never reused here: once MPI no longer
      * reads it, it goes to {@code done} on the communication thread. A send dropped because its
-     * peer ended never reaches {@code done} (MPI may still hold the buffer).
+     * peer ended never reaches {@code done} (MPI may still hold the buffer). The pair counts as
+     * one message in the bound of {@link #send}.
      */
     public void send(int dest, int tag, ByteBuffer payload, ByteBuffer lent, Consumer<ByteBuffer> done) {
         if (!lent.isDirect()) {
             throw new IllegalArgumentException("a lent buffer must be direct");
         }
-        outbox.add(new Outgoing(dest, tag, direct(payload), lent, done));
-        wake();
+        enqueue(dest, tag, payload, lent, done, null);
     }
 
     /** A reusable direct buffer with position 0 and limit {@code size}, for {@link #send}. */
@@ -248,16 +319,31 @@ public final class MpiTransport {
     /**
      * A peer process on this host has ended: sends to it will never complete. They are dropped
      * (their buffers are not reused, MPI may still hold them) so that the loop can go idle again.
+     * What it sent before it ended is handled first: its doorbell's end can be read before the
+     * messages it rang for, and the manager must know whether a run reached STARTED.
      */
     private void peerLost(Handler handler, int rank) {
+        while (receive(handler, rank)) {
+            // each message the peer left, in the order it sent them
+        }
         int before = inFlight.size();
-        inFlight.removeIf(f -> f.dest == rank);
+        inFlight.removeIf(f -> f.dest == rank && dropped(f));
         if (inFlight.size() != before) {
             PoolLog.get().warn("dropped " + (before - inFlight.size()) + " send(s) in flight to rank " + rank
                     + ", which has ended");
         }
         handler.onPeerLost(rank);
         serviceLost.accept(rank);
+    }
+
+    private boolean dropped(InFlight send) {
+        if (send.service) {
+            unreserve(send.dest);
+        }
+        if (send.taken != null) {
+            send.taken.run();
+        }
+        return true;
     }
 
     /** One round: start and complete sends, receive one message, or wait; the time of the last traffic. */
@@ -319,9 +405,12 @@ public final class MpiTransport {
         boolean any = false;
         for (Outgoing out; (out = outbox.poll()) != null; any = true) {
             ByteBuffer buffer = out.payload;
-            inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer, null));
+            boolean service = out.tag == Tags.SERVICE;
+            inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer, null,
+                    service && out.lent == null, out.taken));
             if (out.lent != null) {
-                inFlight.add(new InFlight(out.dest, mpi.iSend(out.lent, out.lent.limit(), out.dest, out.tag), out.lent, out.done));
+                inFlight.add(new InFlight(out.dest, mpi.iSend(out.lent, out.lent.limit(), out.dest, out.tag), out.lent,
+                        out.done, service, null));
                 doorbells.ring(out.dest); // once per message: the receiver counts them
             }
             if (out.tag == Tags.SERVICE) {
@@ -344,6 +433,12 @@ public final class MpiTransport {
         for (int i = inFlight.size() - 1; i >= 0; i--) {
             if (inFlight.get(i).request.test()) {
                 InFlight sent = inFlight.remove(i);
+                if (sent.service) {
+                    unreserve(sent.dest);
+                }
+                if (sent.taken != null) {
+                    sent.taken.run();
+                }
                 if (sent.done == null) {
                     buffers.give(sent.buffer);
                 } else {
@@ -355,7 +450,12 @@ public final class MpiTransport {
     }
 
     private boolean receive(Handler handler) {
-        Mpi.Envelope envelope = mpi.iProbe(Mpi.ANY_SOURCE, Mpi.ANY_TAG);
+        return receive(handler, Mpi.ANY_SOURCE);
+    }
+
+    /** Receives and hands on one message from {@code from} (or any rank); false if none is there. */
+    private boolean receive(Handler handler, int from) {
+        Mpi.Envelope envelope = mpi.iProbe(from, Mpi.ANY_TAG);
         if (envelope == null) {
             return false;
         }

@@ -28,6 +28,11 @@ public final class Tags {
     public static final int SERVICE = 9;
     /** manager to spare: the index of the slot whose place it takes; it warms up, then sends HELLO. */
     public static final int PROMOTE = 10;
+    /**
+     * manager to slot: run id; its client's start deadline passed. A run that has not reached
+     * STARTED ends as not started (DONE), and never starts; a started one goes on.
+     */
+    public static final int CANCEL = 11;
 
     private Tags() {
     }

@@ -19,7 +19,11 @@ public final class FrameChannel implements AutoCloseable {
         return channel;
     }
 
-    /** Reads one frame; {@link EOFException} when the peer closed the connection between frames. */
+    /**
+     * Reads one frame; {@link EOFException} when the peer closed the connection between frames,
+     * {@link ProtocolException} when it ended (or half-closed) in the middle of one: that peer
+     * may still read, and is owed a reply.
+     */
     public Frame read() throws IOException, ProtocolException {
         ByteBuffer header = ByteBuffer.allocate(4);
         if (!fill(header, true)) {
@@ -38,7 +42,7 @@ public final class FrameChannel implements AutoCloseable {
      * arrive (doubling from {@link #FIRST_CHUNK}), so connections that send a large length
      * and then little or nothing hold little memory.
      */
-    private byte[] readPayload(int length) throws IOException {
+    private byte[] readPayload(int length) throws IOException, ProtocolException {
         ByteBuffer payload = ByteBuffer.allocate(Math.min(length, FIRST_CHUNK));
         while (true) {
             fill(payload, false);
@@ -50,13 +54,13 @@ public final class FrameChannel implements AutoCloseable {
         }
     }
 
-    private boolean fill(ByteBuffer buffer, boolean eofAllowedAtStart) throws IOException {
+    private boolean fill(ByteBuffer buffer, boolean eofAllowedAtStart) throws IOException, ProtocolException {
         while (buffer.hasRemaining()) {
             if (channel.read(buffer) < 0) {
                 if (eofAllowedAtStart && buffer.position() == 0) {
                     return false;
                 }
-                throw new EOFException("connection closed in the middle of a frame");
+                throw new ProtocolException("the connection ended in the middle of a frame");
             }
         }
         return true;

@@ -55,7 +55,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final int warmupParallel;
     private final PoolOptions.LibraryWarmup libraryWarmup;
     private final ServicePort port;
-    private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>();
+    private final BlockingQueue<TaskRun> launches = new LinkedBlockingQueue<>(1);
     /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private final AtomicBoolean retired = new AtomicBoolean();
@@ -89,6 +89,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
             resident = new ResidentMemory(rssMarginBytes);
             ExitHook.install(context.exitTrap);
             JdkServices.start();
+            SlotSignals.install(signal -> accepted.values().forEach(run -> run.signal(signal)));
             connectDoorbells(); // before the warm-up, which ends with the baseline of open files
             if (!spare) {
                 warmUp();
@@ -248,16 +249,21 @@ public final class SlotRuntime implements MpiTransport.Handler {
         return Wire.longAndText(0, ProcessHandle.current().pid(), Runtime.version().toString());
     }
 
+    /**
+     * Only this slot's manager may launch, signal, stop or promote it: any other rank of the
+     * launch (a task in another slot, say) could otherwise run programs here or end this slot.
+     */
     @Override
     public void onMessage(int source, int tag, byte[] payload) throws IOException {
+        if (source != managerRank) {
+            PoolLog.get().warn("dropping a forged MPI message with tag " + tag + " from rank " + source
+                    + ": only this slot's manager (rank " + managerRank + ") sends to it");
+            return;
+        }
         DataInputStream in = Wire.reader(payload);
         long runId = in.readLong();
         switch (tag) {
-            case Tags.LAUNCH -> {
-                TaskRun run = new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, true);
-                accepted.put(runId, run);
-                launches.add(run);
-            }
+            case Tags.LAUNCH -> launch(runId, payload);
             case Tags.SIGNAL -> {
                 TaskRun run = accepted.get(runId);
                 int signal = in.readInt();
@@ -265,10 +271,33 @@ public final class SlotRuntime implements MpiTransport.Handler {
                     run.signal(signal);
                 }
             }
+            case Tags.CANCEL -> {
+                TaskRun run = accepted.get(runId);
+                if (run != null) {
+                    run.cancelUnlessStarted();
+                }
+            }
             case Tags.SHUTDOWN -> transport.stop();
             case Tags.PROMOTE -> promote(in.readInt());
             default -> PoolLog.get().warn("ignoring MPI message with unknown tag " + tag + " from rank " + source);
         }
+    }
+
+    /**
+     * The manager launches one run at a time on a slot (the next after FREE), so at most one is
+     * ever waiting here; a second is refused as not started (its client falls back) instead of
+     * queueing behind the first.
+     */
+    private void launch(long runId, byte[] payload) throws IOException {
+        if (!accepted.isEmpty()) {
+            PoolLog.get().warn("refusing run " + runId + ": run " + accepted.keySet() + " is still in this slot");
+            transport.send(managerRank, Tags.DONE, Wire.intFlagAndText(runId, 1, false,
+                    "the pool slot was still busy with another run"));
+            return;
+        }
+        TaskRun run = new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, true);
+        accepted.put(runId, run);
+        launches.add(run);
     }
 
     /**

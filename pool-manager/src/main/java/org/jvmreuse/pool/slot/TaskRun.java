@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jvmreuse.boot.TaskExit;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolThreads;
@@ -42,8 +43,21 @@ final class TaskRun {
     private boolean mainFinished;
     private boolean mainFailed;
     private boolean killed;
+    /** Its client's start deadline passed before it started: it never starts (guarded by lock, as is {@link #started}'s setting). */
+    private boolean cancelled;
     private long killedAt;
     private volatile boolean started;
+    /**
+     * Set while a thread dump is being written: a SIGQUIT meanwhile is dropped, so that a run whose
+     * stdout nobody reads holds one blocked dump thread, not one per SIGQUIT.
+     */
+    private final AtomicBoolean dumping = new AtomicBoolean();
+    /**
+     * The ending signals (1/2/15) passed on to the run's processes, one bit each: once is what a
+     * process group gets from one kill, and a flood (straight at the slot's process) must not
+     * start a thread each.
+     */
+    private int signalledChildren;
     private final boolean reported;
     /** The native libraries the run's loader loaded, unloaded before the slot takes another run. */
     private List<String> nativeLibraries = List.of();
@@ -105,14 +119,30 @@ final class TaskRun {
      */
     void signal(int signal) {
         if (signal == 3) {
-            PoolThreads.start("thread-dump", this::printThreadDump);
+            if (dumping.compareAndSet(false, true)) {
+                PoolThreads.start("thread-dump", () -> {
+                    try {
+                        printThreadDump();
+                    } finally {
+                        dumping.set(false);
+                    }
+                });
+            }
         } else if (signal == 9) {
             kill();
         } else {
             requestEnd(128 + signal, true);
-            if (started) {
+            if (started && firstToChildren(signal)) {
                 PoolThreads.start("signal-children", () -> slot.children.signal(signal));
             }
+        }
+    }
+
+    private boolean firstToChildren(int signal) {
+        synchronized (lock) {
+            boolean first = (signalledChildren & (1 << signal)) == 0;
+            signalledChildren |= 1 << signal;
+            return first;
         }
     }
 
@@ -128,6 +158,28 @@ final class TaskRun {
         }
         System.out.print(dump);
         System.out.flush();
+    }
+
+    /**
+     * The client gave up waiting for STARTED and will start a new JVM unless it hears STARTED
+     * after all: a run that has not started never does, one that has goes on.
+     */
+    void cancelUnlessStarted() {
+        synchronized (lock) {
+            if (!started) {
+                cancelled = true;
+            }
+        }
+    }
+
+    /** Whether the run may start (not cancelled); if so, it has. */
+    private boolean markStarted() {
+        synchronized (lock) {
+            if (!cancelled) {
+                started = true;
+            }
+            return started;
+        }
     }
 
     /** Runs the program and cleans up; returns null if the slot is clean, else why it is not. */
@@ -155,12 +207,17 @@ final class TaskRun {
             slot.tempDirectory.use(System.getProperty("java.io.tmpdir"));
             StartupSettings.Plan startup = slot.startup.plan(spec, System.getProperties());
             TaskClassLoader runLoader = runLoader(shared);
+            if (!markStarted()) {
+                runLoader.close();
+                throw new Refused("its client's start deadline passed before the run started");
+            }
             slot.startup.apply(startup);
             mainStackSize = startup == null ? 0 : startup.stackSize();
-            started = true;
             if (reported) {
-                // The client relays stdin only after this, so the slot must hold the FIFO open by now.
-                slot.transport.send(slot.managerRank, Tags.STARTED, Wire.ints(id));
+                // The client relays stdin only after this, so the slot must hold the FIFO open by now;
+                // and no code of the run's may go before MPI has it (the manager sends a run that
+                // never started, whose slot died, to a new JVM).
+                slot.transport.sendAndAwait(slot.managerRank, Tags.STARTED, Wire.ints(id));
             }
             loader = runLoader;
             shared.hooks().beforeRun(loader, slot.environment::set);

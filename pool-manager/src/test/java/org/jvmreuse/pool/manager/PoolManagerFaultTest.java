@@ -104,4 +104,22 @@ class PoolManagerFaultTest extends ManagerTestBase {
         slot.done(runId, 143);
         assertEquals("143", client.expect("exit").get("code"));
     }
+
+    @Test
+    void aFloodOfSigtermReachesTheSlotOnceAndSigkillStillPasses() throws Exception {
+        harness = ManagerHarness.start(1);
+        ControlClient client = harness.run("app.Main", LONG_WAIT);
+        ScriptedSlot slot = harness.slot(0);
+        long runId = startOn(slot, client, "app.Main");
+        for (int i = 0; i < 2000; i++) {
+            client.write(new Frame("signal").add("sig", 15));
+        }
+        client.write(new Frame("signal").add("sig", 9));
+        client.write(new Frame("signal").add("sig", 9));
+        assertEquals(15, slot.next(Tags.SIGNAL).signal());
+        assertEquals(9, slot.next(Tags.SIGNAL).signal(), "one SIGTERM, then the SIGKILL");
+        slot.assertNothingFor(QUIET);
+        slot.done(runId, 137);
+        assertEquals("137", client.expect("exit").get("code"));
+    }
 }

@@ -25,6 +25,20 @@ import org.junit.jupiter.api.Test;
 
 /** How the Pool Manager copes with its slots: deaths, retirements, and messages that are not theirs. */
 class PoolManagerSlotTest extends ManagerTestBase {
+    /** Nothing of a run ran before its STARTED: a new JVM is safe, where 137 would fail a YARN attempt. */
+    @Test
+    void aRunWhoseSlotIsLostBeforeItStartedFallsBack() throws Exception {
+        harness = ManagerHarness.start(2);
+        ControlClient died = harness.run("Died", LONG_WAIT);
+        harness.slot(0).nextLaunch("Died");
+        harness.slot(0).die();
+        assertTrue(died.expect("fallback").get("reason").contains("before the run started"));
+        ControlClient retired = harness.run("Retired", LONG_WAIT);
+        harness.slot(1).nextLaunch("Retired");
+        harness.slot(1).retire("cannot clean up");
+        assertTrue(retired.expect("fallback").get("reason").contains("cannot clean up"));
+    }
+
     @Test
     void aSlotLostMidRunEndsItsRunWith137AndTheOtherSlotsServeOn() throws Exception {
         harness = ManagerHarness.start(2);

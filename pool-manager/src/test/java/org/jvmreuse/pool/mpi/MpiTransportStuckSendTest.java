@@ -2,6 +2,7 @@ package org.jvmreuse.pool.mpi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
@@ -120,5 +121,96 @@ class MpiTransportStuckSendTest {
             assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped) < 5_000,
                     "the dead peer's send was dropped, so the stop need not wait out its deadline");
         }
+    }
+
+    /** Every queue has a bound: service messages to a rank that does not receive are refused past theirs. */
+    @Test
+    void serviceMessagesToAPeerThatDoesNotReceiveAreBoundedWhileOthersStillGo() throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(3);
+        Doorbells doorbells = new Doorbells();
+        MpiTransport transport = new MpiTransport(new StuckToRank1(world.get(0)), doorbells, STOP_DRAIN_MILLIS);
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            SocketChannel peerSide = SocketChannel.open(server.getLocalAddress());
+            doorbells.attach(1, server.accept());
+            Lost handler = new Lost();
+            Thread thread = loop(transport, handler);
+            for (int i = 0; i < MpiTransport.MAX_SERVICE_PENDING; i++) {
+                transport.send(1, Tags.SERVICE, new byte[8]);
+            }
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> transport.send(1, Tags.SERVICE, new byte[8]));
+            assertTrue(refused.getMessage().contains("to rank 1"), refused.getMessage());
+            for (int i = 0; i < 2 * MpiTransport.MAX_SERVICE_PENDING; i++) {
+                sendOnceThereIsRoom(transport, 2); // each sent message gives its place back
+            }
+            transport.send(1, Tags.DONE, new byte[8]); // the pool's own messages are never refused
+            assertTrue(awaitMessage(world.get(2)), "a send to a peer that receives must still go");
+            peerSide.close(); // rank 1 ends: its sends are dropped, and their places in the bound with them
+            assertEquals(1, handler.lost.poll(5, TimeUnit.SECONDS));
+            transport.send(1, Tags.SERVICE, new byte[8]);
+            transport.stop();
+            thread.join(10_000);
+            assertFalse(thread.isAlive());
+        } finally {
+            doorbells.close();
+        }
+    }
+
+    /** What a slot does with STARTED: the program must not run before MPI has the message. */
+    @Test
+    void sendAndAwaitReturnsOnceMpiHasTheMessageOrItsPeerHasEnded() throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(3);
+        Doorbells doorbells = new Doorbells();
+        MpiTransport transport = new MpiTransport(new StuckToRank1(world.get(0)), doorbells, STOP_DRAIN_MILLIS);
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            SocketChannel peerSide = SocketChannel.open(server.getLocalAddress());
+            doorbells.attach(1, server.accept());
+            Thread thread = loop(transport, new Lost());
+            transport.sendAndAwait(2, Tags.STARTED, new byte[8]);
+            assertTrue(world.get(2).iProbe(0, Tags.STARTED) != null, "returned before the message was sent");
+            Thread waiter = new Thread(() -> {
+                try {
+                    transport.sendAndAwait(1, Tags.STARTED, new byte[8]);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            waiter.start();
+            waiter.join(300);
+            assertTrue(waiter.isAlive(), "returned while MPI still held the message");
+            peerSide.close();
+            waiter.join(3_000);
+            assertFalse(waiter.isAlive(), "still waiting after the peer ended");
+            transport.stop();
+            thread.join(10_000);
+        } finally {
+            doorbells.close();
+        }
+    }
+
+    private static void sendOnceThereIsRoom(MpiTransport transport, int dest) throws InterruptedException {
+        for (int tries = 0; ; tries++) {
+            try {
+                transport.send(dest, Tags.SERVICE, new byte[8]);
+                return;
+            } catch (IllegalStateException full) {
+                if (tries == 1000) {
+                    throw full;
+                }
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    private static boolean awaitMessage(InProcessMpi mpi) throws InterruptedException {
+        for (int i = 0; i < 1000; i++) {
+            if (mpi.iProbe(0, Tags.SERVICE) != null) {
+                return true;
+            }
+            Thread.sleep(5);
+        }
+        return false;
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.StandardProtocolFamily;
@@ -28,7 +27,7 @@ class FrameChannelTest {
             writer.write(ByteBuffer.allocate(4 + 10).putInt(Frame.MAX_PAYLOAD).put(new byte[10]).flip());
             writer.close();
             long before = THREADS.getCurrentThreadAllocatedBytes();
-            assertThrows(EOFException.class, reader::read);
+            assertThrows(ProtocolException.class, reader::read);
             long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
             assertTrue(allocated < 64 * 1024, "reading 14 bytes allocated " + allocated + " bytes");
         }
