@@ -78,13 +78,18 @@ class LentOutputsTest {
         try (LentOutputs lent = new LentOutputs(TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.MILLISECONDS.toNanos(10))) {
             GiveBack g = new GiveBack();
             lent.add(1, 7, 0, g);
-            for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); g.runs.get() == 0
-                    && System.nanoTime() < deadline; ) {
-                Thread.sleep(10);
-            }
-            assertEquals(1, g.runs.get());
-            assertEquals(0, lent.size());
+            assertSweptAlone(lent, g);
         }
+    }
+
+    /** Waits up to 5 s for the sweeper to give {@code g} back, then checks nothing else is lent. */
+    private static void assertSweptAlone(LentOutputs lent, GiveBack g) throws InterruptedException {
+        for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); g.runs.get() == 0
+                && System.nanoTime() < deadline; ) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, g.runs.get());
+        assertEquals(0, lent.size());
     }
 
     /** A give-back that throws ends neither the sweeps nor the lend: the others are still given back. */
@@ -98,12 +103,7 @@ class LentOutputsTest {
             }
             GiveBack g = new GiveBack();
             lent.add(1, 7, 5, g);
-            for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); g.runs.get() == 0
-                    && System.nanoTime() < deadline; ) {
-                Thread.sleep(10);
-            }
-            assertEquals(1, g.runs.get());
-            assertEquals(0, lent.size());
+            assertSweptAlone(lent, g);
         }
     }
 
