@@ -133,7 +133,8 @@ public final class JdkStateProbe {
         } else if (handler == SignalHandler.SIG_IGN) {
             return "SIG_IGN";
         }
-        return handler.getClass().getName().startsWith("org.jvmreuse") ? "a program's handler" : "the JVM's handler";
+        // A slot's own handler (SlotSignals) stands in for the JVM's: it ends the run as the JVM's ends a JVM.
+        return handler.getClass().getName().startsWith("org.jvmreuse.it.") ? "a program's handler" : "the JVM's handler";
     }
 
     /** What a thread shows of the state a run can leave on it. */
