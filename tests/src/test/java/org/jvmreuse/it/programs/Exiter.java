@@ -5,7 +5,7 @@ package org.jvmreuse.it.programs;
  * (System.exit from another thread), {@code throw}, {@code return}, {@code non-daemon} (main
  * returns while a non-daemon thread still prints), {@code sleep MILLIS}, {@code fill-stdout} (writes 1 MiB
  * to stdout, which blocks while nobody reads it), {@code term-counting-child FILE} (starts a shell that
- * appends "ready" to FILE, then "TERM" for each SIGTERM it gets and goes on; prints "child started", sleeps),
+ * appends its pid to FILE, then "TERM" for each SIGTERM it gets and goes on; prints "child started", sleeps),
  * {@code append FILE} (appends a line to FILE). A
  * shutdown hook prints
  * "hook ran".
@@ -37,7 +37,7 @@ public final class Exiter {
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             case "fill-stdout" -> System.out.write(new byte[1 << 20], 0, 1 << 20);
             case "term-counting-child" -> {
-                new ProcessBuilder("sh", "-c", "trap 'echo TERM >> \"$0\"' TERM; echo ready >> \"$0\"; while :; do sleep 0.05 & wait $!; done",
+                new ProcessBuilder("sh", "-c", "trap 'echo TERM >> \"$0\"' TERM; echo $$ >> \"$0\"; while :; do sleep 0.05 & wait $!; done",
                         args[1]).start();
                 System.out.println("child started");
                 Thread.sleep(600_000);
