@@ -119,7 +119,7 @@ class BadInputTest extends OneSlotPoolTest {
     void unknownMainClassAndMissingClassPathEntriesBehaveLikeJava() throws Exception {
         Pool.Result missing = pool.run("-cp", "/no/such/dir:" + Pool.PROGRAMS, "org.jvmreuse.it.programs.NoSuchMain");
         assertEquals(1, missing.code(), missing.toString());
-        assertTrue(missing.err().contains("Error: Could not find or load main class org.jvmreuse.it.programs.NoSuchMain\n"
+        assertTrue(missing.programErr().contains("Error: Could not find or load main class org.jvmreuse.it.programs.NoSuchMain\n"
                 + "Caused by: java.lang.ClassNotFoundException: org.jvmreuse.it.programs.NoSuchMain\n"), missing.err());
 
         Pool.Result skipsMissingEntry = pool.run("-cp", "/no/such/dir:" + Pool.PROGRAMS, "org.jvmreuse.it.programs.StaticCounter");
