@@ -26,6 +26,11 @@ public final class PrivateDirectory {
 
     /** Creates {@code dir} (its parents as needed, they are not checked), or checks the existing one. */
     public static void prepare(Path dir) throws IOException {
+        prepare(dir, "control directory", " (choose another --socket)");
+    }
+
+    /** The same for a private directory named {@code what} in messages, which end with {@code remedy}. */
+    public static void prepare(Path dir, String what, String remedy) throws IOException {
         Path parent = dir.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
@@ -37,18 +42,18 @@ public final class PrivateDirectory {
         }
         PosixFileAttributes attributes = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (attributes.isSymbolicLink()) {
-            throw new IOException("control directory " + dir + " is a symbolic link; refusing to use it (choose another --socket)");
+            throw new IOException(what + " " + dir + " is a symbolic link; refusing to use it" + remedy);
         }
         if (!attributes.isDirectory()) {
-            throw new IOException("control directory " + dir + " exists but is not a directory");
+            throw new IOException(what + " " + dir + " exists but is not a directory");
         }
         int owner = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
         if (owner != PoolOptions.currentUid()) {
-            throw new IOException("control directory " + dir + " belongs to uid " + owner
-                    + ", not to this pool's user (uid " + PoolOptions.currentUid() + "); choose another --socket");
+            throw new IOException(what + " " + dir + " belongs to uid " + owner
+                    + ", not to this pool's user (uid " + PoolOptions.currentUid() + ")" + remedy);
         }
         if (!OWNER_ONLY.containsAll(attributes.permissions())) {
-            throw new IOException("control directory " + dir + " has mode " + PosixFilePermissions.toString(attributes.permissions())
+            throw new IOException(what + " " + dir + " has mode " + PosixFilePermissions.toString(attributes.permissions())
                     + "; it must be private to its owner (chmod 700 " + dir + ")");
         }
     }

@@ -3,16 +3,12 @@ package org.jvmreuse.pool.slot;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolOptions;
+import org.jvmreuse.pool.manager.PrivateDirectory;
 
 /**
  * A turn to warm up. At most {@code parallel} JVMs of this user warm up at once on a host (one of
@@ -22,7 +18,6 @@ import org.jvmreuse.pool.PoolOptions;
  * a slot that dies while warming up frees its turn.
  */
 final class WarmupTurn implements AutoCloseable {
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     private static final long POLL_MILLIS = 50;
 
     private final FileChannel channel;
@@ -42,7 +37,8 @@ final class WarmupTurn implements AutoCloseable {
             return new WarmupTurn(null);
         }
         try {
-            prepare(dir);
+            // private: another user could otherwise hold our turns
+            PrivateDirectory.prepare(dir, "warm-up turn directory", "");
             long since = System.nanoTime();
             while (true) {
                 for (int i = 0; i < parallel; i++) {
@@ -72,20 +68,6 @@ final class WarmupTurn implements AutoCloseable {
             return channel.tryLock();
         } catch (java.nio.channels.OverlappingFileLockException heldHere) {
             return null;
-        }
-    }
-
-    /** A directory of ours that nobody else may enter (another user could otherwise hold our turns). */
-    private static void prepare(Path dir) throws IOException {
-        try {
-            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-        } catch (FileAlreadyExistsException exists) {
-            // ours from an earlier slot: checked below like anything else
-        }
-        var attributes = Files.readAttributes(dir, java.nio.file.attribute.PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        int owner = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-        if (!attributes.isDirectory() || owner != PoolOptions.currentUid() || !OWNER_ONLY.containsAll(attributes.permissions())) {
-            throw new IOException(dir + " is not a private directory of uid " + PoolOptions.currentUid());
         }
     }
 
