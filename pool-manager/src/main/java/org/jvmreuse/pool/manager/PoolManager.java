@@ -299,7 +299,6 @@ public final class PoolManager implements MpiTransport.Handler {
                 if (run.started) {
                     finish(run, 137, message);
                 } else {
-                    PoolLog.get().warn("run " + run.id + " falls back: its slot left before it started");
                     fallback(run, "the pool slot given this run left service before the run started: " + message);
                 }
             }
