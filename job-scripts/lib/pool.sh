@@ -253,9 +253,10 @@ jvmreuse_java() {
     fi
 }
 
-# The JVM options of every pool process. The agent and the boot jar trap exits; the opened
-# packages are the JDK internals a slot switches per run; the native library does chdir/dup2
-# and stops leftover threads; the MPI backend's options come last (jvmreuse_mpi_backend).
+# The JVM options of every pool process. The agent and the boot jar trap exits, and the agent
+# opens the JDK internals a slot switches per run to the pool's own code only (PoolModuleAccess;
+# --add-opens ...=ALL-UNNAMED here would give them to every run's code too); the native library
+# does chdir/dup2 and stops leftover threads; the MPI backend's options come last.
 # -Xms = -Xmx: the full GC a slot runs after a run that left files open (docs/design.md) would
 # otherwise shrink the heap to what is live (~45 MB), and the next reducer's in-memory map
 # outputs (G1 humongous objects) would then start a concurrent cycle in a heap too small for
@@ -269,26 +270,6 @@ jvmreuse_pool_jvm_opts() {
         "-Xms${JVMREUSE_SLOT_HEAP:-1g}"
         "-javaagent:$POOL_JAR"
         "-Xbootclasspath/a:$BOOT_JAR"
-        --add-opens java.base/java.lang=ALL-UNNAMED
-        --add-opens java.base/java.io=ALL-UNNAMED
-        --add-opens java.base/sun.nio.fs=ALL-UNNAMED
-        --add-opens java.base/java.nio.file=ALL-UNNAMED
-        --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-        --add-opens java.base/jdk.internal.vm=ALL-UNNAMED
-        --add-opens java.base/java.net=ALL-UNNAMED
-        --add-opens java.base/javax.net.ssl=ALL-UNNAMED
-        --add-opens java.base/java.security=ALL-UNNAMED
-        --add-opens java.base/sun.security.jca=ALL-UNNAMED
-        --add-opens java.base/javax.security.auth.login=ALL-UNNAMED
-        --add-opens java.naming/javax.naming.spi=ALL-UNNAMED
-        --add-opens java.naming/com.sun.naming.internal=ALL-UNNAMED
-        --add-opens java.rmi/java.rmi.server=ALL-UNNAMED
-        --add-opens java.desktop/java.beans=ALL-UNNAMED
-        --add-opens java.base/jdk.internal.misc=ALL-UNNAMED
-        --add-opens java.logging/java.util.logging=ALL-UNNAMED
-        --add-opens java.sql/java.sql=ALL-UNNAMED
-        --add-opens java.management/sun.management=ALL-UNNAMED
-        --add-opens java.base/jdk.internal.loader=ALL-UNNAMED
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
         "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )

@@ -113,4 +113,25 @@ class IsolationTest extends OneSlotPoolTest {
             assertEquals(fresh.out(), probe.out(), "after a run in mode " + mode);
         }
     }
+
+    /**
+     * The system class loader a run sees holds the run's class path, as under java, not the
+     * pool's (whose classes a run could otherwise load and use, a thread factory of the slot's,
+     * say); after the run it is the pool's again.
+     */
+    @Test
+    void theSystemClassLoaderIsTheRunsClassPath() throws Exception {
+        List<String> probe = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.SystemLoaderProbe",
+                "org.jvmreuse.pool.PoolThreads", "org.jvmreuse.it.programs.Echo");
+        List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
+        newJvm.addAll(probe);
+        Pool.Result stock = Pool.exec(newJvm, Map.of(), null, 60);
+        assertEquals("own class from the system class loader: true\norg.jvmreuse.pool.PoolThreads: not found\n"
+                + "org.jvmreuse.it.programs.Echo: loads\n", stock.out(), stock.toString());
+        for (int i = 0; i < 2; i++) {
+            Pool.Result slot = pool.run(probe.toArray(String[]::new));
+            assertEquals(stock.out(), slot.out(), slot.toString());
+            assertTrue(slot.err().contains("running in slot 0"), slot.err());
+        }
+    }
 }

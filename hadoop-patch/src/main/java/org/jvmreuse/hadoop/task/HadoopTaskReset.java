@@ -1,6 +1,8 @@
 package org.jvmreuse.hadoop.task;
 
+import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.jvmreuse.hadoop.counters.TaskLaunches;
 
 /**
@@ -37,6 +39,12 @@ public final class HadoopTaskReset {
     }
 
     private HadoopTaskReset() {
+    }
+
+    /** Called once by the slot, after the class is initialised: what the slot lends this library. */
+    @SuppressWarnings("unchecked")
+    public static void attach(Map<String, Object> port) {
+        SharedClasses.findLoadedWith((Function<String, Class<?>>) port.get("findLoadedClass"));
     }
 
     /** With the run's environment, properties, directory, stdio and context loader in place. */

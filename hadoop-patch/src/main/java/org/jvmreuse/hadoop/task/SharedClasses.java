@@ -3,6 +3,7 @@ package org.jvmreuse.hadoop.task;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Which classes are the slot's (the shared loader's, holding Hadoop and this jar, and its
@@ -12,7 +13,7 @@ import java.util.Optional;
  */
 final class SharedClasses {
     private static final ClassLoader SHARED = SharedClasses.class.getClassLoader();
-    private static final Method FIND_LOADED = findLoadedMethod();
+    private static volatile Function<String, Class<?>> findLoaded;
 
     private SharedClasses() {
     }
@@ -28,11 +29,20 @@ final class SharedClasses {
      * undoes what the initialiser registered).
      */
     static Optional<Class<?>> loaded(String name) {
-        try {
-            return Optional.ofNullable((Class<?>) FIND_LOADED.invoke(SHARED, name));
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot ask the shared loader for " + name, e);
+        Function<String, Class<?>> find = findLoaded;
+        if (find == null) {
+            find = reflectiveFindLoaded();
+            findLoaded = find;
         }
+        return Optional.ofNullable(find.apply(name));
+    }
+
+    /**
+     * How the slot answers {@code findLoadedClass} of the shared loader (given to the run hooks'
+     * {@code attach}): the slot opens java.lang to its own code only, not to this library's.
+     */
+    static void findLoadedWith(Function<String, Class<?>> find) {
+        findLoaded = find;
     }
 
     /** Whether {@code loader} is the shared loader or one of its ancestors (null: the boot loader). */
@@ -66,14 +76,22 @@ final class SharedClasses {
         return !isShared(c.getClassLoader());
     }
 
-    private static Method findLoadedMethod() {
+    /** Outside a slot (this module's tests): needs --add-opens java.base/java.lang=ALL-UNNAMED. */
+    private static Function<String, Class<?>> reflectiveFindLoaded() {
+        Method m;
         try {
-            Method m = ClassLoader.class.getDeclaredMethod("findLoadedClass", String.class);
-            m.setAccessible(true); // needs --add-opens java.base/java.lang=ALL-UNNAMED, which slots have
-            return m;
+            m = ClassLoader.class.getDeclaredMethod("findLoadedClass", String.class);
+            m.setAccessible(true);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new ExceptionInInitializerError(
-                    "ClassLoader.findLoadedClass is not accessible (run with --add-opens java.base/java.lang=ALL-UNNAMED): " + e);
+            throw new IllegalStateException("ClassLoader.findLoadedClass is not accessible: outside a slot, run with"
+                    + " --add-opens java.base/java.lang=ALL-UNNAMED; in a slot, the slot gives it to attach(): " + e, e);
         }
+        return name -> {
+            try {
+                return (Class<?>) m.invoke(SHARED, name);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot ask the shared loader for " + name, e);
+            }
+        };
     }
 }

@@ -14,7 +14,8 @@ import org.objectweb.asm.Opcodes;
  * {@code Runtime.exit(int)} and {@code Runtime.halt(int)} to call {@code ExitHook.onExit} first,
  * so a task's exit can end the task instead of the JVM. This works on every JDK from 17 on,
  * including those without a SecurityManager (24+), and catches exits made through reflection or
- * from library code as well as direct calls.
+ * from library code as well as direct calls. It also opens the JDK packages the pool's own code
+ * switches per run, to the pool's code only ({@link PoolModuleAccess}).
  */
 public final class ExitTrapAgent {
     private static final String RUNTIME = "java/lang/Runtime";
@@ -26,6 +27,7 @@ public final class ExitTrapAgent {
     }
 
     public static void premain(String args, Instrumentation inst) throws Exception {
+        PoolModuleAccess.openTo(inst, ExitTrapAgent.class.getModule());
         ClassFileTransformer transformer = new ClassFileTransformer() {
             @Override
             public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined,

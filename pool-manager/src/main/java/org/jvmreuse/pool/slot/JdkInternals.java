@@ -4,11 +4,9 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 
 /**
- * Reflective access to the few JDK internals a slot must switch per run. The pool's launcher
- * opens the packages involved ({@code --add-opens java.base/} {@code java.lang}, {@code java.io},
- * {@code sun.nio.fs}, {@code java.nio.file}, {@code java.util.concurrent}, {@code jdk.internal.vm},
- * {@code jdk.internal.loader});
- * the same fields exist from JDK 17 to 25 (the thread containers from 21).
+ * Reflective access to the few JDK internals a slot must switch per run. The pool's agent opens
+ * the packages involved to the pool's code ({@link PoolModuleAccess}); the same fields exist
+ * from JDK 17 to 25 (the thread containers from 21).
  */
 public final class JdkInternals {
     private JdkInternals() {
@@ -33,7 +31,7 @@ public final class JdkInternals {
 
     private static IllegalStateException unreachable(String what, Exception cause) {
         return new IllegalStateException("cannot reach " + what + " in Java " + Runtime.version()
-                + " (is the slot JVM started with the pool's --add-opens options?)", cause);
+                + " (is the slot JVM started with the pool's agent, -javaagent:jvmreuse-pool.jar?)", cause);
     }
 
     public static Method method(String className, String name, Class<?>... parameters) {

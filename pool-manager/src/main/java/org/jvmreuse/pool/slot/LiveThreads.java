@@ -1,7 +1,11 @@
 package org.jvmreuse.pool.slot;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import org.jvmreuse.pool.PoolThreads;
 
 /** The live platform threads of a thread group and its subgroups. */
 public final class LiveThreads {
@@ -16,5 +20,30 @@ public final class LiveThreads {
             threads = new Thread[threads.length * 2];
         }
         return Arrays.asList(threads).subList(0, n);
+    }
+
+    /**
+     * The JDK threads that outlive runs and can run a run's code: common-pool workers (a run's
+     * parallel streams and CompletableFutures), and the threads outside the slot's thread group
+     * (the process reaper runs a run's onExit actions, the signal dispatcher its signal handlers).
+     */
+    public static List<Thread> jdkThreads(ThreadGroup slotGroup) {
+        ThreadGroup root = slotGroup;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        List<Thread> jdk = new ArrayList<>();
+        for (Thread t : in(root)) {
+            ThreadGroup group = t.getThreadGroup();
+            if (!PoolThreads.isPoolThread(t) && group != null
+                    && (isCommonPoolWorker(t) || !slotGroup.parentOf(group))) {
+                jdk.add(t);
+            }
+        }
+        return jdk;
+    }
+
+    public static boolean isCommonPoolWorker(Thread t) {
+        return t instanceof ForkJoinWorkerThread worker && worker.getPool() == ForkJoinPool.commonPool();
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.jvmreuse.pool.service.ServicePort;
 
 /**
@@ -21,7 +22,10 @@ import org.jvmreuse.pool.service.ServicePort;
  * library, so the library needs no pool classes. The classes are initialised when the shared
  * loader is created, outside any run, so what their initialisers register belongs to the slot.
  * A class may also have {@code public static void attach(Map<String,Object> port)}: it is called
- * once then, with the slot's {@link ServicePort} (how the MPI shuffle reaches the slot's MPI).
+ * once then, with the slot's {@link ServicePort} (how the MPI shuffle reaches the slot's MPI) and
+ * {@value #FIND_LOADED_CLASS}, a {@code Function<String,Class<?>>} that answers
+ * {@code findLoadedClass} of the library's shared loader (protected, and the library's code gets
+ * no deep reflection into java.lang: that is opened to the pool's code only).
  * And {@code public static void beforeEnd()}: called when a run ends, after its JVM shutdown hooks
  * and before its threads are interrupted and stopped. A JVM's threads vanish at once; a slot's die
  * one by one, and a thread that sees another die (a broken connection) may act on it, say by
@@ -29,6 +33,8 @@ import org.jvmreuse.pool.service.ServicePort;
  */
 final class RunHooks {
     static final String RESOURCE = "META-INF/jvmreuse/run-hooks";
+    static final String FIND_LOADED_CLASS = "findLoadedClass";
+    private static final Method FIND_LOADED = JdkInternals.method("java.lang.ClassLoader", "findLoadedClass", String.class);
     static final RunHooks NONE = new RunHooks(List.of(), List.of(), List.of());
 
     private final List<Method> before;
@@ -57,7 +63,7 @@ final class RunHooks {
                 before.add(staticMethod(hooks, "beforeRun", BiConsumer.class));
                 after.add(staticMethod(hooks, "afterRun", boolean.class));
                 optionalStaticMethod(hooks, "beforeEnd").ifPresent(end::add);
-                attach(hooks, port);
+                attach(hooks, shared, port);
             }
         }
         return before.isEmpty() ? NONE : new RunHooks(List.copyOf(before), List.copyOf(end), List.copyOf(after));
@@ -76,10 +82,19 @@ final class RunHooks {
         return Optional.of(m);
     }
 
-    private static void attach(Class<?> hooks, ServicePort port) throws IOException {
+    private static void attach(Class<?> hooks, ClassLoader shared, ServicePort port) throws IOException {
         Optional<Method> attach = optionalStaticMethod(hooks, "attach", Map.class);
         if (attach.isPresent()) {
-            call(attach.get(), hooks.getClassLoader(), port.asMap(Map.of()));
+            Function<String, Class<?>> findLoaded = name -> findLoaded(shared, name);
+            call(attach.get(), hooks.getClassLoader(), port.asMap(Map.of(FIND_LOADED_CLASS, findLoaded)));
+        }
+    }
+
+    private static Class<?> findLoaded(ClassLoader loader, String name) {
+        try {
+            return (Class<?>) FIND_LOADED.invoke(loader, name);
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new IllegalStateException("cannot ask " + loader + " for " + name, e);
         }
     }
 

@@ -62,6 +62,11 @@ final class SharedLoaders {
         return library;
     }
 
+    /** The unnamed modules of the shared loaders, which outlive runs. */
+    List<Module> unnamedModules() {
+        return byKey.values().stream().map(library -> library.loader().getUnnamedModule()).toList();
+    }
+
     /** The jar files the shared loaders hold open for the slot's lifetime. */
     Set<String> openJars() {
         Set<String> jars = new HashSet<>();

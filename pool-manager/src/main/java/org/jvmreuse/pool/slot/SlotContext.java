@@ -24,6 +24,8 @@ final class SlotContext {
     final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup());
     final SharedLoaders sharedLoaders;
     final GlobalStateGuard globals = GlobalStateGuard.forThisJvm();
+    final RunModuleAccess moduleAccess = new RunModuleAccess();
+    final SystemLoaderSwitch systemLoader = new SystemLoaderSwitch();
     final TaskThreadGroup taskGroup = new TaskThreadGroup(Thread.currentThread().getThreadGroup());
     /** Open files of the idle slot, the baseline for what a run leaves open; set after the warm-up. */
     Map<Integer, String> idleFiles = Map.of();

@@ -220,6 +220,7 @@ final class TaskRun {
                 slot.transport.sendAndAwait(slot.managerRank, Tags.STARTED, Wire.ints(id));
             }
             loader = runLoader;
+            slot.systemLoader.lend(loader);
             shared.hooks().beforeRun(loader, slot.environment::set);
             slot.exitTrap.setCurrent(this);
             t1 = System.nanoTime();
@@ -261,18 +262,16 @@ final class TaskRun {
     }
 
     /**
-     * The run's class loader, made before the run is reported started: the run is refused (the
-     * client starts a new JVM) unless this JVM opens and exports to the loader's unnamed module
-     * what the run's {@code --add-opens}/{@code --add-exports} ask for.
+     * The run's class loader, made before the run is reported started, with what the run's
+     * {@code --add-opens}/{@code --add-exports} ask for given to unnamed modules; a module or
+     * package this JVM lacks refuses the run (the client starts a new JVM, which names it).
      */
     private TaskClassLoader runLoader(SharedLoaders.SharedLibrary shared) throws IOException {
-        TaskClassLoader runLoader = RunClassPath.of(spec.classPath(), spec.sharedClassPath()).loader(shared);
-        String unmet = ModuleAccess.unmet(spec, runLoader.getUnnamedModule());
+        String unmet = slot.moduleAccess.grant(spec);
         if (unmet != null) {
-            runLoader.close();
             throw new Refused(unmet);
         }
-        return runLoader;
+        return RunClassPath.of(spec.classPath(), spec.sharedClassPath()).loader(shared);
     }
 
     /** Ends the run's threads once its shared library had its say (beforeEnd; a failure there is logged). */
@@ -475,6 +474,7 @@ final class TaskRun {
 
     /** After the client has its answer: everything the run changed goes back. */
     private String cleanUp(SharedLoaders.SharedLibrary shared, TaskClassLoader loader, List<Thread> stuck) {
+        slot.systemLoader.restore();
         String hookProblem = null;
         if (loader != null) {
             try {
@@ -488,7 +488,11 @@ final class TaskRun {
         slot.environment.restore();
         slot.restoreGlobals();
         long restoreStart = System.nanoTime();
-        List<String> unrestorable = globals == null ? List.of() : globals.restore(loader);
+        List<String> unrestorable = new ArrayList<>(globals == null ? List.of() : globals.restore(loader));
+        List<String> stillOpen = slot.moduleAccess.takeBack(slot.sharedLoaders.unnamedModules());
+        if (!stillOpen.isEmpty()) {
+            unrestorable.add("module access given to unnamed modules: " + String.join(", ", stillOpen));
+        }
         guardNanos += System.nanoTime() - restoreStart;
         try {
             slot.workingDirectory.restore();
@@ -497,7 +501,7 @@ final class TaskRun {
         }
         if (loader != null) {
             nativeLibraries = RunNativeLibraries.loadedBy(loader);
-            releaseContextLoader(loader);
+            slot.systemLoader.releaseFrom(loader);
             try {
                 loader.close();
             } catch (IOException e) {
@@ -523,23 +527,6 @@ final class TaskRun {
             return "run " + id + " changed JDK-wide state that cannot be put back: " + String.join("; ", unrestorable);
         }
         return hookProblem;
-    }
-
-    /**
-     * JDK threads that outlive runs take the context loader of the run thread that first needed
-     * them (the process reaper of the first run that started a process, for one) and would keep
-     * that run's classes alive for the slot's lifetime.
-     */
-    private static void releaseContextLoader(ClassLoader runLoader) {
-        ThreadGroup root = Thread.currentThread().getThreadGroup();
-        while (root.getParent() != null) {
-            root = root.getParent();
-        }
-        for (Thread t : LiveThreads.in(root)) {
-            if (t.getContextClassLoader() == runLoader) {
-                t.setContextClassLoader(ClassLoader.getSystemClassLoader());
-            }
-        }
     }
 
     /**

@@ -7,20 +7,16 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
-import org.jvmreuse.pool.PoolThreads;
 import org.jvmreuse.pool.slot.JdkInternals;
 import org.jvmreuse.pool.slot.LiveThreads;
 
 /**
- * Per-thread state of the JDK threads that outlive runs and can run a run's code: common-pool
- * workers (a run's parallel streams and CompletableFutures), and the threads outside the slot's
- * thread group (the process reaper runs a run's onExit actions, the signal dispatcher its signal
- * handlers, the common cleaner...). Their thread locals the run set (a value of the run's classes
- * keeps its loader; stale entries too), their uncaught exception handler, name and priority go
- * back; common-pool workers get the system class loader as context loader (they take the loader
- * of the run thread that started them). Whether a live thread is a daemon cannot change.
+ * Per-thread state of the JDK threads that outlive runs and can run a run's code
+ * ({@link LiveThreads#jdkThreads}). Their thread locals the run set (a value of the run's classes
+ * keeps its loader; stale entries too), their uncaught exception handler, name, priority and
+ * context loader go back (during a run, those that had the slot's system class loader have the
+ * run's: SystemLoaderSwitch); common-pool workers started during the run get the slot's system
+ * class loader as context loader (they take the loader of the run thread that started them). Whether a live thread is a daemon cannot change.
  * Workers started during a run are not known before it: their handler and thread locals are
  * cleared, its priority is the normal one, and if the run renamed it, it gets a worker's name
  * (the JDK does not keep its number).
@@ -29,21 +25,14 @@ import org.jvmreuse.pool.slot.LiveThreads;
 final class JdkThreadState implements GlobalState {
     private static final String WORKER_NAME = "ForkJoinPool.commonPool-worker-";
     private final ThreadGroup slotGroup = Thread.currentThread().getThreadGroup();
-    private final ThreadGroup root;
     private final Field threadLocals = JdkInternals.field("java.lang.Thread", "threadLocals");
     private final Field inheritableThreadLocals = JdkInternals.field("java.lang.Thread", "inheritableThreadLocals");
     private final Field handler = JdkInternals.field("java.lang.Thread", "uncaughtExceptionHandler");
+    /** Set directly: some JDK threads refuse a setter (InnocuousThread) that the run's loader must leave. */
+    private final Field contextLoader = JdkInternals.field("java.lang.Thread", "contextClassLoader");
     private final Field table = JdkInternals.field("java.lang.ThreadLocal$ThreadLocalMap", "table");
     private final Method remove = JdkInternals.method("java.lang.ThreadLocal$ThreadLocalMap", "remove", ThreadLocal.class);
     private final Method expungeStale = JdkInternals.method("java.lang.ThreadLocal$ThreadLocalMap", "expungeStaleEntries");
-
-    JdkThreadState() {
-        ThreadGroup top = slotGroup;
-        while (top.getParent() != null) {
-            top = top.getParent();
-        }
-        root = top;
-    }
 
     @Override
     public String name() {
@@ -81,19 +70,11 @@ final class JdkThreadState implements GlobalState {
     }
 
     private List<Thread> jdkThreads() {
-        List<Thread> jdk = new ArrayList<>();
-        for (Thread t : LiveThreads.in(root)) {
-            ThreadGroup group = t.getThreadGroup();
-            if (!PoolThreads.isPoolThread(t) && group != null
-                    && (isCommonPoolWorker(t) || !slotGroup.parentOf(group))) {
-                jdk.add(t);
-            }
-        }
-        return jdk;
+        return LiveThreads.jdkThreads(slotGroup);
     }
 
     private static boolean isCommonPoolWorker(Thread t) {
-        return t instanceof ForkJoinWorkerThread worker && worker.getPool() == ForkJoinPool.commonPool();
+        return LiveThreads.isCommonPoolWorker(t);
     }
 
     /** The thread locals in {@code t}'s map (null for a stale entry). */
@@ -142,7 +123,7 @@ final class JdkThreadState implements GlobalState {
         private final String name;
         private final int priority;
         private final Object uncaught;
-        private final ClassLoader contextLoader;
+        private final Object loader;
         private final Set<ThreadLocal<?>> locals;
         private final Set<ThreadLocal<?>> inheritable;
 
@@ -151,7 +132,7 @@ final class JdkThreadState implements GlobalState {
             name = t.getName();
             priority = t.getPriority();
             uncaught = JdkInternals.get(handler, t);
-            contextLoader = isCommonPoolWorker(t) ? ClassLoader.getSystemClassLoader() : t.getContextClassLoader();
+            loader = isCommonPoolWorker(t) ? ClassLoader.getSystemClassLoader() : JdkInternals.get(contextLoader, t);
             locals = keys(t, threadLocals);
             inheritable = keys(t, inheritableThreadLocals);
         }
@@ -164,9 +145,7 @@ final class JdkThreadState implements GlobalState {
                 thread.setPriority(priority);
             }
             JdkInternals.set(handler, thread, uncaught);
-            if (thread.getContextClassLoader() != contextLoader) {
-                thread.setContextClassLoader(contextLoader);
-            }
+            JdkInternals.set(contextLoader, thread, loader);
             clearAdded(thread, threadLocals, locals);
             clearAdded(thread, inheritableThreadLocals, inheritable);
         }

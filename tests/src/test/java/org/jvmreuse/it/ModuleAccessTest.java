@@ -1,0 +1,61 @@
+package org.jvmreuse.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A run gets the module access a new JVM with its own options gives it, no more: what the pool
+ * opens for its own code does not reach a run's; a run's --add-opens hold for that run and are
+ * taken back, also what such a run opened by itself; an --add-exports of an internal package,
+ * which the VM keeps, retires the slot and its spare takes its place. On Java 17 and the newest
+ * JDK installed.
+ */
+class ModuleAccessTest {
+    private static final String OPEN_FIELD = "org.jvmreuse.it.programs.OpenField";
+
+    static List<String> jdks() throws IOException {
+        return Jdks.all();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aRunGetsTheAccessItsOwnOptionsGiveAndNoMore(String java) throws Exception {
+        try (Pool pool = Pool.start(1, java, "", Map.of("JVMREUSE_SPARES", "1"))) {
+            Pool.Result plain = Pool.exec(List.of(java, "-cp", Pool.PROGRAMS, OPEN_FIELD, "java.lang.String", "value"),
+                    Map.of(), null, 60);
+            Pool.Result slot = pool.run("-cp", Pool.PROGRAMS, OPEN_FIELD, "java.lang.String", "value");
+            assertEquals(1, plain.code(), plain.toString());
+            assertEquals(plain.code(), slot.code(), slot.toString());
+            String refused = "module java.base does not \"opens java.lang\" to unnamed module";
+            assertTrue(plain.err().contains(refused) && slot.err().contains(refused), slot.err());
+            assertTrue(slot.err().contains("running in slot 0"), slot.err());
+
+            Pool.Result opened = pool.run("--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", Pool.PROGRAMS,
+                    "org.jvmreuse.it.programs.WidenAccess", "java.base", "java.util.zip");
+            assertEquals(0, opened.code(), opened.toString());
+            assertEquals("opened java.base/java.util.zip to all unnamed modules\n", opened.out());
+            assertTrue(opened.err().contains("running in slot 0"), opened.err());
+            for (String[] field : List.of(new String[] {"java.lang.String", "value"}, new String[] {"java.util.zip.CRC32", "crc"})) {
+                Pool.Result after = pool.run("-cp", Pool.PROGRAMS, OPEN_FIELD, field[0], field[1]);
+                assertEquals(1, after.code(), "taken back after the run: " + after);
+                assertTrue(after.err().contains("InaccessibleObjectException") && after.err().contains("running in slot 0"),
+                        after.err());
+            }
+            assertTrue(pool.status().contains("replacements: 0 made"), pool.status());
+
+            Pool.Result exported = pool.run("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp",
+                    Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "0");
+            assertEquals(0, exported.code(), exported.toString());
+            assertTrue(exported.err().contains("running in slot 0"), exported.err());
+            pool.awaitStatus("replacements: 1 made", 15_000);
+            assertTrue(pool.status().contains("java.base/jdk.internal.misc (exported to unnamed modules inside the VM)"),
+                    pool.status());
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package org.jvmreuse.it.programs;
+
+import java.lang.reflect.Method;
+
+/**
+ * {@code WidenAccess MODULE PACKAGE}: given --add-opens java.base/java.lang, opens PACKAGE of
+ * MODULE to every unnamed module by itself (through java.lang.Module's internals), as a library
+ * that "fixes" access for later code might.
+ */
+public final class WidenAccess {
+    public static void main(String[] args) throws Exception {
+        Module module = ModuleLayer.boot().findModule(args[0]).orElseThrow();
+        Method addOpens = Module.class.getDeclaredMethod("implAddOpensToAllUnnamed", String.class);
+        addOpens.setAccessible(true);
+        addOpens.invoke(module, args[1]);
+        System.out.println("opened " + args[0] + "/" + args[1] + " to all unnamed modules");
+    }
+}
