@@ -28,8 +28,10 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -181,29 +183,54 @@ struct source {
     int fd;
 };
 
+/* How much read_into_array reads at a time into its thread's bounce buffer. */
+#define BOUNCE_BYTES (1 << 20)
+
+/* Each thread's bounce buffer, freed when the thread ends (a reducer's fetchers end with it). */
+static pthread_key_t bounce_key;
+static pthread_once_t bounce_once = PTHREAD_ONCE_INIT;
+
+static void make_bounce_key(void) {
+    pthread_key_create(&bounce_key, free);
+}
+
+static char *thread_bounce(void) {
+    pthread_once(&bounce_once, make_bounce_key);
+    char *buffer = pthread_getspecific(bounce_key);
+    if (buffer == NULL && (buffer = malloc(BOUNCE_BYTES)) != NULL && pthread_setspecific(bounce_key, buffer) != 0) {
+        free(buffer);
+        buffer = NULL;
+    }
+    return buffer;
+}
+
 /*
  * Reads up to length bytes from `from` into into[offset..], looping over short reads: the count,
  * or -errno. Memory ends a read with EFAULT where nothing more can be copied; a file ends it
- * early, without error, at its end. The array is pinned for the read only (a critical region:
- * the garbage collector waits for at most one chunk's copy).
+ * early, without error, at its end. The reads go into a native buffer of the calling thread, and
+ * only the copy into the array is done by the JVM (SetByteArrayRegion): a read that waits on the
+ * disk, a network file system or a page of the other process that is swapped out never holds the
+ * array pinned, so the garbage collector (and every thread waiting for it) never waits on I/O.
+ * The price is one more copy of each byte in memory.
  */
 static jint read_into_array(JNIEnv *env, jbyteArray into, jint offset, jint length, const struct source *from) {
     if (offset < 0 || length < 0 || offset > (*env)->GetArrayLength(env, into) - length) {
         return -EINVAL;
     }
-    jbyte *base = (*env)->GetPrimitiveArrayCritical(env, into, NULL);
-    if (base == NULL) {
+    char *bounce = thread_bounce();
+    if (bounce == NULL) {
         return -ENOMEM;
     }
     jint total = 0;
     int err = 0;
     while (total < length) {
+        size_t want = (size_t)(length - total) < BOUNCE_BYTES ? (size_t)(length - total) : BOUNCE_BYTES;
         ssize_t n;
         if (from->fd >= 0) {
-            n = pread(from->fd, base + offset + total, (size_t)(length - total), (off_t)(from->at + total));
+            n = pread(from->fd, bounce, want, (off_t)(from->at + total));
         } else {
-            struct iovec local = {base + offset + total, (size_t)(length - total)};
-            struct iovec remote = {(void *)(intptr_t)(from->at + total), (size_t)(length - total)};
+            struct iovec local = {bounce, want};
+            struct iovec remote = {(void *)(intptr_t)(from->at + total), want};
             n = process_vm_readv(from->pid, &local, 1, &remote, 1, 0);
         }
         if (n < 0 && errno == EINTR) {
@@ -216,9 +243,9 @@ static jint read_into_array(JNIEnv *env, jbyteArray into, jint offset, jint leng
         if (n == 0) {
             break; /* the end of the file */
         }
+        (*env)->SetByteArrayRegion(env, into, offset + total, (jsize)n, (const jbyte *)bounce);
         total += (jint)n;
     }
-    (*env)->ReleasePrimitiveArrayCritical(env, into, base, 0);
     return err != 0 ? -err : total;
 }
 

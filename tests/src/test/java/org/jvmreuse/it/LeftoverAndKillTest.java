@@ -25,7 +25,7 @@ class LeftoverAndKillTest extends OneSlotPoolTest {
     private static final String LEFTOVER = "org.jvmreuse.it.programs.Leftover";
 
     @ParameterizedTest(name = "leftover in {0}")
-    @ValueSource(strings = {"system", "common", "executor"})
+    @ValueSource(strings = {"system", "unmarked", "common", "executor"})
     void aLeftoverThreadNeitherWritesToNorEndsTheNextRun(String place) throws Exception {
         Pool.Result first = pool.program("Leftover", place);
         assertEquals(0, first.code(), first.toString());
@@ -39,12 +39,13 @@ class LeftoverAndKillTest extends OneSlotPoolTest {
      * mounted, so it is stopped or, failing that, its slot retires and the next run goes to a
      * new JVM; either way the next run neither sees it nor ends by its exit.
      */
-    @Test
-    void aLeftoverVirtualThreadNeitherWritesToNorEndsTheNextRun() throws Exception {
+    @ParameterizedTest(name = "leftover {0} thread")
+    @ValueSource(strings = {"virtual", "virtual-unmarked"})
+    void aLeftoverVirtualThreadNeitherWritesToNorEndsTheNextRun(String kind) throws Exception {
         String newest = Jdks.newest();
         Assumptions.assumeTrue(newest != null && Jdks.major(newest) >= 21, "no JDK 21+ installed");
         try (Pool onNewest = Pool.start(1, newest)) {
-            Pool.Result first = onNewest.program("Leftover", "virtual");
+            Pool.Result first = onNewest.program("Leftover", kind);
             assertEquals(0, first.code(), first.toString());
             assertFalse(first.err().contains("TaskExit"), "stopping the leftover showed in the run's stderr: " + first);
             assertVictimUnharmed(onNewest, false);

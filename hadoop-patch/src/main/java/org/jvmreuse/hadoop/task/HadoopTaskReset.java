@@ -2,6 +2,7 @@ package org.jvmreuse.hadoop.task;
 
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jvmreuse.hadoop.counters.TaskLaunches;
 
@@ -45,6 +46,7 @@ public final class HadoopTaskReset {
     @SuppressWarnings("unchecked")
     public static void attach(Map<String, Object> port) {
         SharedClasses.findLoadedWith((Function<String, Class<?>>) port.get("findLoadedClass"));
+        SharedExecutors.tellSlotWith((Consumer<Thread>) port.get("slotThread"));
     }
 
     /** With the run's environment, properties, directory, stdio and context loader in place. */

@@ -5,21 +5,30 @@ import java.security.PrivilegedAction;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Thread pools that Hadoop keeps in static final fields (the IPC client's parameter senders,
- * used by every RPC call) outlive runs. Their workers would be started by a task's thread: in
- * the run's thread group, so the slot stops them when the run ends, and a pool whose worker is
- * stopped starts a replacement at once, which inherits the dead run's context class loader.
- * So these pools get a thread factory of the slot: workers in a group outside the application's,
- * not inheriting the caller's thread-locals (the slot marks a run's threads with one), with the
- * shared loader as context loader, made without the caller's access control context (which would
- * hold the job's protection domains, and so its loader).
+ * used by every RPC call) outlive runs. Their workers would be started by a task's thread, so
+ * the slot would take them for the run's and stop them when the run ends, and a pool whose
+ * worker is stopped starts a replacement at once, which inherits the dead run's context class
+ * loader. So these pools get a thread factory of the slot: workers the slot is told are its own
+ * (the {@code slotThread} its run hooks' attach gives), in a group outside the application's,
+ * not inheriting the caller's thread-locals, with the shared loader as context loader, made
+ * without the caller's access control context (which would hold the job's protection domains,
+ * and so its loader).
  */
 final class SharedExecutors {
     private static final ThreadGroup GROUP = new ThreadGroup(root(), "hadoop-shared-pools");
+    /** Outside a slot (this module's tests) nobody needs telling. */
+    private static volatile Consumer<Thread> slotThreads = t -> { };
 
     private SharedExecutors() {
+    }
+
+    /** How the slot is told that a thread is its own, not the run's that starts it. */
+    static void tellSlotWith(Consumer<Thread> slotThread) {
+        slotThreads = slotThread;
     }
 
     /** Called once at slot start-up; pools of absent (hdfs) classes are skipped. */
@@ -47,6 +56,7 @@ final class SharedExecutors {
             Thread t = new Thread(GROUP, work, namePrefix + count.getAndIncrement(), 0, false);
             t.setDaemon(true);
             t.setContextClassLoader(shared);
+            slotThreads.accept(t);
             return t;
         });
     }

@@ -14,7 +14,12 @@ import org.jvmreuse.pool.PoolThreads;
  * there was stopped or cancelled). The pool's own threads may still exit.
  */
 final class ExitTrap implements ExitInterceptor {
+    private final RunThreadOwners owners;
     private volatile TaskRun current;
+
+    ExitTrap(RunThreadOwners owners) {
+        this.owners = owners;
+    }
 
     void setCurrent(TaskRun run) {
         current = run;
@@ -27,7 +32,7 @@ final class ExitTrap implements ExitInterceptor {
             return;
         }
         TaskRun run = current;
-        Long owner = TaskThreads.ownerOfCurrent();
+        Long owner = owners.owner(self);
         if (run != null && (owner == null || owner == run.id() || TaskThreads.isCommonPoolWorker(self))) {
             run.requestEnd(status, !halt);
         } else {

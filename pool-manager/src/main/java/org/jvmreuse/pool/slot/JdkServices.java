@@ -2,6 +2,10 @@ package org.jvmreuse.pool.slot;
 
 import java.io.IOException;
 import java.nio.channels.AsynchronousSocketChannel;
+import java.nio.channels.spi.SelectorProvider;
+import java.nio.charset.Charset;
+import java.nio.file.spi.FileSystemProvider;
+import java.time.zone.ZoneRulesProvider;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -11,10 +15,17 @@ import java.util.concurrent.TimeoutException;
  * JDK-wide services that start their threads on first use: CompletableFuture's delay scheduler
  * (orTimeout, completeOnTimeout, delayedExecutor; a thread of its own up to Java 24, the common
  * pool's DelayScheduler after) and the default AsynchronousChannelGroup. Started by a run, their
- * threads would carry its mark (and group) and be ended with it, leaving the JDK's object with a
- * dead thread that nothing replaces: every later run's timeouts would never fire. So the slot
- * starts them itself, once, from a thread of the system group that passes no thread-locals on:
- * their threads are the JDK's, as in a new JVM, and no clean-up touches them.
+ * threads would be the run's and be ended with it, leaving the JDK's object with a dead thread
+ * that nothing replaces: every later run's timeouts would never fire. So the slot starts them
+ * itself, once, from a thread of the system group: their threads are the JDK's, as in a new JVM,
+ * and no clean-up touches them.
+ * <p>
+ * Also JDK singletons that look their providers up through the system class loader once, on
+ * first use, and keep what they found (and the loader): the security providers named in
+ * {@code java.security}, file system, selector and charset providers, time-zone rules. During a
+ * run the system class loader is the run's (SystemLoaderSwitch), so the first run to use one
+ * would pin its loader and hand its providers to every later run; made at slot start, they hold
+ * the slot's, as before any run.
  */
 final class JdkServices {
     private JdkServices() {
@@ -54,5 +65,18 @@ final class JdkServices {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the default AsynchronousChannelGroup", e);
         }
+        try {
+            Class.forName("sun.security.jca.ProviderConfig$ProviderLoader", true, null);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("cannot set up the JDK's security provider loader", e);
+        }
+        FileSystemProvider.installedProviders();
+        try {
+            SelectorProvider.provider().openSelector().close();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot open a selector", e);
+        }
+        Charset.availableCharsets();
+        ZoneRulesProvider.getAvailableZoneIds();
     }
 }

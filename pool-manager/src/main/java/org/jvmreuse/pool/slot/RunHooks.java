@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jvmreuse.pool.service.ServicePort;
 
@@ -25,7 +26,10 @@ import org.jvmreuse.pool.service.ServicePort;
  * once then, with the slot's {@link ServicePort} (how the MPI shuffle reaches the slot's MPI) and
  * {@value #FIND_LOADED_CLASS}, a {@code Function<String,Class<?>>} that answers
  * {@code findLoadedClass} of the library's shared loader (protected, and the library's code gets
- * no deep reflection into java.lang: that is opened to the pool's code only).
+ * no deep reflection into java.lang: that is opened to the pool's code only), and
+ * {@value #SLOT_THREAD}, a {@code Consumer<Thread>} that marks a thread the library makes to
+ * outlive runs (a worker of a pool it keeps in a static) as the slot's: otherwise a thread
+ * started during a run is the run's, and ends with it.
  * And {@code public static void beforeEnd()}: called when a run ends, after its JVM shutdown hooks
  * and before its threads are interrupted and stopped. A JVM's threads vanish at once; a slot's die
  * one by one, and a thread that sees another die (a broken connection) may act on it, say by
@@ -34,6 +38,7 @@ import org.jvmreuse.pool.service.ServicePort;
 final class RunHooks {
     static final String RESOURCE = "META-INF/jvmreuse/run-hooks";
     static final String FIND_LOADED_CLASS = "findLoadedClass";
+    static final String SLOT_THREAD = "slotThread";
     private static final Method FIND_LOADED = JdkInternals.method("java.lang.ClassLoader", "findLoadedClass", String.class);
     static final RunHooks NONE = new RunHooks(List.of(), List.of(), List.of());
 
@@ -48,7 +53,7 @@ final class RunHooks {
     }
 
     /** The hooks a shared loader declares; a declared class that is not usable is an error. */
-    static RunHooks of(ClassLoader shared, ServicePort port) throws IOException {
+    static RunHooks of(ClassLoader shared, ServicePort port, Consumer<Thread> slotThreads) throws IOException {
         List<Method> before = new ArrayList<>();
         List<Method> end = new ArrayList<>();
         List<Method> after = new ArrayList<>();
@@ -63,7 +68,7 @@ final class RunHooks {
                 before.add(staticMethod(hooks, "beforeRun", BiConsumer.class));
                 after.add(staticMethod(hooks, "afterRun", boolean.class));
                 optionalStaticMethod(hooks, "beforeEnd").ifPresent(end::add);
-                attach(hooks, shared, port);
+                attach(hooks, shared, port, slotThreads);
             }
         }
         return before.isEmpty() ? NONE : new RunHooks(List.copyOf(before), List.copyOf(end), List.copyOf(after));
@@ -82,11 +87,13 @@ final class RunHooks {
         return Optional.of(m);
     }
 
-    private static void attach(Class<?> hooks, ClassLoader shared, ServicePort port) throws IOException {
+    private static void attach(Class<?> hooks, ClassLoader shared, ServicePort port, Consumer<Thread> slotThreads)
+            throws IOException {
         Optional<Method> attach = optionalStaticMethod(hooks, "attach", Map.class);
         if (attach.isPresent()) {
             Function<String, Class<?>> findLoaded = name -> findLoaded(shared, name);
-            call(attach.get(), hooks.getClassLoader(), port.asMap(Map.of(FIND_LOADED_CLASS, findLoaded)));
+            call(attach.get(), hooks.getClassLoader(),
+                    port.asMap(Map.of(FIND_LOADED_CLASS, findLoaded, SLOT_THREAD, slotThreads)));
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.jvmreuse.pool.ClassPathKey;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.service.ServicePort;
@@ -31,9 +32,12 @@ final class SharedLoaders {
 
     private final Map<String, SharedLibrary> byKey = new LinkedHashMap<>(4, 0.75f, true);
     private final ServicePort port;
+    private final Consumer<Thread> slotThreads;
 
-    SharedLoaders(ServicePort port) {
+    /** {@code slotThreads}: how a library's hooks mark a thread they made to outlive runs as the slot's. */
+    SharedLoaders(ServicePort port, Consumer<Thread> slotThreads) {
         this.port = port;
+        this.slotThreads = slotThreads;
     }
 
     SharedLibrary forEntries(List<String> shared) throws IOException {
@@ -45,7 +49,7 @@ final class SharedLoaders {
         if (library == null) {
             TaskClassLoader loader = new TaskClassLoader(shared, ClassLoader.getPlatformClassLoader());
             try {
-                library = new SharedLibrary(loader, RunHooks.of(loader, port), SharedPackages.of(loader));
+                library = new SharedLibrary(loader, RunHooks.of(loader, port, slotThreads), SharedPackages.of(loader));
             } catch (IOException | RuntimeException e) {
                 close(loader);
                 throw e;

@@ -12,7 +12,8 @@ final class SlotContext {
     final MpiTransport transport;
     final int managerRank;
     final long threadStopMillis;
-    final ExitTrap exitTrap = new ExitTrap();
+    final RunThreadOwners owners = new RunThreadOwners();
+    final ExitTrap exitTrap = new ExitTrap(owners);
     final StandardStreams streams = new StandardStreams();
     final EnvironmentSwitch environment = new EnvironmentSwitch();
     final WorkingDirectory workingDirectory = new WorkingDirectory();
@@ -21,7 +22,7 @@ final class SlotContext {
     final TempDirectory tempDirectory = new TempDirectory();
     final LibraryPathDefault libraryPath = new LibraryPathDefault(System.getProperty("java.library.path", ""),
             System.getenv("LD_LIBRARY_PATH"));
-    final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup());
+    final TaskThreads threads = new TaskThreads(Thread.currentThread().getThreadGroup(), owners);
     final SharedLoaders sharedLoaders;
     final GlobalStateGuard globals = GlobalStateGuard.forThisJvm();
     final RunModuleAccess moduleAccess = new RunModuleAccess();
@@ -34,7 +35,7 @@ final class SlotContext {
     final StartupSettings startup = new StartupSettings(slotProperties);
 
     SlotContext(MpiTransport transport, int managerRank, long threadStopMillis, ServicePort port) throws IOException {
-        this.sharedLoaders = new SharedLoaders(port);
+        this.sharedLoaders = new SharedLoaders(port, owners::forSlot);
         this.transport = transport;
         this.managerRank = managerRank;
         this.threadStopMillis = threadStopMillis;

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jvmreuse.boot.ExitHook;
+import org.jvmreuse.boot.ThreadStartHook;
 import org.jvmreuse.pool.Faults;
 import org.jvmreuse.pool.PoolLog;
 import org.jvmreuse.pool.PoolOptions;
@@ -88,6 +89,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
             memory = new MemoryCheck();
             resident = new ResidentMemory(rssMarginBytes);
             ExitHook.install(context.exitTrap);
+            ThreadStartHook.install(context.owners);
             JdkServices.start();
             SlotSignals.install(signal -> accepted.values().forEach(run -> run.signal(signal)));
             connectDoorbells(); // before the warm-up, which ends with the baseline of open files

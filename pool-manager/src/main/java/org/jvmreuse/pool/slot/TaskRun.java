@@ -241,6 +241,7 @@ final class TaskRun {
             exitCode = 1;
             stuck = endThreads(shared, loader);
         } finally {
+            slot.owners.end();
             slot.exitTrap.setCurrent(null);
             restoreStreams();
         }
@@ -341,13 +342,13 @@ final class TaskRun {
         Thread main = new Thread(slot.taskGroup, () -> runMain(loader), "main", mainStackSize);
         main.setDaemon(false); // as in java; threads it starts inherit this
         main.setContextClassLoader(loader);
+        slot.owners.begin(id, main); // and every thread started until the run ends
         main.start();
         return main;
     }
 
     /** Runs in the run's main thread: what the {@code java} launcher does, with its messages. */
     private void runMain(ClassLoader loader) {
-        TaskThreads.claim(id); // every thread the run starts inherits this
         try {
             Method main = findMain(loader);
             if (main != null) {

@@ -1,6 +1,5 @@
 package org.jvmreuse.pool.slot;
 
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -8,47 +7,39 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.jvmreuse.boot.TaskExit;
 import org.jvmreuse.pool.PoolThreads;
 
 /**
- * Finds and ends the threads that belong to runs, wherever they live. A run's main thread
- * carries an inheritable mark with the run's id, which every thread it starts inherits, in any
- * thread group and as a virtual thread (JDK 21+, found through the JDK's thread containers);
- * threads of the application's thread groups count too (a library's run hook starts them from
- * the slot's runner). Pool threads and JDK service threads (created without inheriting the mark)
- * are never touched. Workers of the JDK's shared common pool outlive runs: after a run, those
- * still running its tasks get the stop (which ends the task; the worker serves on), the tasks it
- * left queued are cancelled (their context loaders and thread state: globals.JdkThreadState).
+ * Finds and ends the threads that belong to runs, wherever they live: those {@link RunThreadOwners}
+ * gives to a run (every platform thread started while the run was active, in any thread group),
+ * every virtual thread (JDK 21+, found through the JDK's thread containers; the pool starts
+ * none), and the threads of the application's thread groups (a library's run hook starts them
+ * from the slot's runner). Pool threads, threads a shared library made for the slot and JDK
+ * service threads are never touched. Workers of the JDK's shared common pool outlive runs: after
+ * a run, those still running its tasks get the stop (which ends the task; the worker serves on),
+ * the tasks it left queued are cancelled (their context loaders and thread state:
+ * globals.JdkThreadState).
  */
 final class TaskThreads {
     private static final long RESTOP_MILLIS = 100;
     private static final long VIRTUAL_STOP_NANOS = 20_000_000;
-    /** Not passed on by common-pool workers, which serve every run (a JDK 17 worker inherits its creator's mark). */
-    private static final InheritableThreadLocal<Long> OWNER = new InheritableThreadLocal<>() {
-        @Override
-        protected Long childValue(Long parent) {
-            return isCommonPoolWorker(Thread.currentThread()) ? null : parent;
-        }
-    };
     /** Classes on an idle common-pool worker's stack (ForkJoinPool with its nested classes). */
     private static final Set<String> IDLE_WORKER_FRAMES = Set.of("java.util.concurrent.ForkJoinWorkerThread",
             "java.util.concurrent.locks.LockSupport", "jdk.internal.misc.Unsafe", "java.lang.Thread");
 
     private final ThreadGroup applicationGroup;
     private final ThreadGroup root;
-    private final Field inheritable = JdkInternals.field("java.lang.Thread", "inheritableThreadLocals");
-    private final Method getEntry = JdkInternals.method("java.lang.ThreadLocal$ThreadLocalMap", "getEntry", ThreadLocal.class);
-    private final Field entryValue = JdkInternals.field("java.lang.ThreadLocal$ThreadLocalMap$Entry", "value");
+    private final RunThreadOwners owners;
     private final Method drainTasks = JdkInternals.method("java.util.concurrent.ForkJoinPool", "drainTasksTo",
             java.util.Collection.class);
     private final VirtualThreads virtualThreads = new VirtualThreads();
 
-    TaskThreads(ThreadGroup applicationGroup) {
+    TaskThreads(ThreadGroup applicationGroup, RunThreadOwners owners) {
         this.applicationGroup = applicationGroup;
+        this.owners = owners;
         ThreadGroup top = applicationGroup;
         while (top.getParent() != null) {
             top = top.getParent();
@@ -56,32 +47,11 @@ final class TaskThreads {
         this.root = top;
     }
 
-    /** Marks the calling thread, and every thread it will start, as run {@code runId}'s. */
-    static void claim(long runId) {
-        OWNER.set(runId);
-    }
-
-    /** The run that started the calling thread, or null. */
-    static Long ownerOfCurrent() {
-        return OWNER.get();
-    }
-
-    /** The run whose mark {@code t} carries, or null. */
-    Long owner(Thread t) {
-        try {
-            Object map = JdkInternals.get(inheritable, t);
-            Object entry = map == null ? null : getEntry.invoke(map, OWNER);
-            return entry == null ? null : (Long) JdkInternals.get(entryValue, entry);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null; // the map changed under us: the thread is judged by its group alone
-        }
-    }
-
     List<Thread> live() {
         List<Thread> task = new ArrayList<>();
         for (Thread t : allThreads()) {
-            if (t.isAlive() && !PoolThreads.isPoolThread(t) && !isCommonPoolWorker(t)
-                    && (inApplicationGroup(t) || owner(t) != null)) {
+            if (t.isAlive() && !PoolThreads.isPoolThread(t) && !isCommonPoolWorker(t) && !owners.isForSlot(t)
+                    && (inApplicationGroup(t) || owners.owner(t) != null || virtualThreads.isVirtual(t))) {
                 task.add(t);
             }
         }
@@ -106,7 +76,7 @@ final class TaskThreads {
     }
 
     static boolean isCommonPoolWorker(Thread t) {
-        return t instanceof ForkJoinWorkerThread worker && worker.getPool() == ForkJoinPool.commonPool();
+        return LiveThreads.isCommonPoolWorker(t);
     }
 
     /** Common-pool workers still running a task (anything but the pool's own idle loop). */

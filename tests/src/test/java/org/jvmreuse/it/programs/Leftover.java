@@ -6,8 +6,10 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * {@code Leftover PLACE}: leaves a daemon thread running in PLACE ({@code system}: the system thread
- * group; {@code common}: a common-pool task; {@code executor}: an executor whose threads live in a
- * thread group of their own under the system group; {@code virtual}: a virtual thread) and returns.
+ * group; {@code unmarked}: the same, not inheriting the starter's inheritable thread-locals;
+ * {@code common}: a common-pool task; {@code executor}: an executor whose threads live in a
+ * thread group of their own under the system group; {@code virtual}: a virtual thread;
+ * {@code virtual-unmarked}: one not inheriting thread-locals) and returns.
  * The thread ignores interrupts, prints "leftover PLACE sees RUN_MARK=..." every 20 ms, and after
  * 500 ms calls System.exit(0). {@code Leftover victim}: sleeps 1 s and exits with 3.
  */
@@ -26,12 +28,19 @@ public final class Leftover {
         }
         switch (args[0]) {
             case "system" -> daemon(new Thread(system, body, "leftover")).start();
+            case "unmarked" -> daemon(new Thread(system, body, "leftover", 0, false)).start();
             case "common" -> ForkJoinPool.commonPool().execute(body);
             case "executor" -> {
                 ThreadGroup own = new ThreadGroup(system, "library-workers");
                 Executors.newFixedThreadPool(1, r -> daemon(new Thread(own, r, "library-worker"))).execute(body);
             }
             case "virtual" -> Thread.class.getMethod("startVirtualThread", Runnable.class).invoke(null, body);
+            case "virtual-unmarked" -> { // Thread.ofVirtual().inheritInheritableThreadLocals(false).start(body), JDK 21+
+                Class<?> builder = Class.forName("java.lang.Thread$Builder");
+                Object virtual = Thread.class.getMethod("ofVirtual").invoke(null);
+                virtual = builder.getMethod("inheritInheritableThreadLocals", boolean.class).invoke(virtual, false);
+                builder.getMethod("start", Runnable.class).invoke(virtual, body);
+            }
             default -> throw new IllegalArgumentException(args[0]);
         }
         running.await();

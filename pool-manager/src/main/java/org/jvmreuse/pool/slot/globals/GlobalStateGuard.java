@@ -32,6 +32,7 @@ public final class GlobalStateGuard {
                 new SignalHandlers(),
                 new ThreadGroups(), // before the threads: a group's maximum caps their priority
                 new JdkThreadState(),
+                new MethodHandleConstants(),
                 new DefaultUncaughtHandler(),
                 new DefaultLocale(),
                 new DefaultTimeZone()
