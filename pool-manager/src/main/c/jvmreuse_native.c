@@ -184,7 +184,7 @@ struct source {
 };
 
 /* How much read_into_array reads at a time into its thread's bounce buffer. */
-#define BOUNCE_BYTES (1 << 20)
+#define BOUNCE_BYTES (256 << 10)
 
 /* Each thread's bounce buffer, freed when the thread ends (a reducer's fetchers end with it). */
 static pthread_key_t bounce_key;
