@@ -60,6 +60,7 @@ public final class HadoopTaskReset {
         p.critical("class registries", ClassRegistries::beforeRun);
         p.minor("service loaders", () -> ServiceLoaderStatics.pointAt(Thread.currentThread().getContextClassLoader()));
         p.critical("MRAppMaster statics", AppMasterStatics::beforeRun);
+        p.critical("servers", RunServers::beforeRun);
         pending = p;
     }
 

@@ -1,6 +1,7 @@
 package org.jvmreuse.hadoop.task;
 
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
@@ -13,28 +14,51 @@ import org.mortbay.jetty.handler.ContextHandler;
  * serving. Their threads catch what the slot stops them with (an IPC handler every Throwable of
  * the call it serves, Jetty's acceptor every one but ThreadDeath), so the slot would retire, and
  * their ports stay open. Stopping the servers, as the AM's own stop would, closes the ports and
- * lets their threads end. The slot serves nothing itself: every Hadoop server left is the run's.
+ * lets their threads end. The slot serves nothing itself: every Hadoop server started during a
+ * run is the run's (those running before it are left alone: a test's, in the same JVM).
  */
 final class RunServers {
+    private static Set<Server> before = Set.of();
+
     private RunServers() {
     }
 
+    /** Before the run: the IPC servers already running (none in a slot) are not the run's. */
+    static void beforeRun() {
+        before = ipcServers();
+    }
+
     static void stop() {
-        stopIpcServers();
+        Set<Server> running = ipcServers();
+        running.removeAll(before);
+        running.forEach(Server::stop);
         stopWebApp();
     }
 
     /** Each IPC server, found through its listener, responder and handler threads (inner classes of Server). */
-    private static void stopIpcServers() {
+    private static Set<Server> ipcServers() {
+        Set<Server> running = Collections.newSetFromMap(new IdentityHashMap<>());
         SharedClasses.loaded("org.apache.hadoop.ipc.Server").ifPresent(serverClass -> {
-            Set<Server> running = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (Thread t : Thread.getAllStackTraces().keySet()) {
+            for (Thread t : liveThreads()) {
                 if (t.getClass().getEnclosingClass() == serverClass) {
                     running.add((Server) Fields.get(t, "this$0"));
                 }
             }
-            running.forEach(Server::stop);
         });
+        return running;
+    }
+
+    private static Thread[] liveThreads() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] threads = new Thread[root.activeCount() + 16];
+        int n;
+        while ((n = root.enumerate(threads, true)) == threads.length) {
+            threads = new Thread[threads.length * 2];
+        }
+        return Arrays.copyOf(threads, n);
     }
 
     /** GuiceFilter keeps the servlet context of the web app it serves until the web app stops. */
