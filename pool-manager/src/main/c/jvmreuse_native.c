@@ -30,6 +30,8 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +176,20 @@ JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_kill(JNIEnv *env, 
     (void)env;
     (void)cls;
     return pid > 0 && kill((pid_t)pid, sig) == 0;
+}
+
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_becomeSubreaper(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_jvmreuse_pool_slot_Native_reap(JNIEnv *env, jclass cls, jlong pid) {
+    (void)env;
+    (void)cls;
+    int status;
+    pid_t reaped = waitpid((pid_t)pid, &status, WNOHANG);
+    return reaped < 0 ? -(jlong)errno : (jlong)reaped;
 }
 
 /* Where read_into_array reads: process pid's memory from address at, or file fd from position at. */

@@ -61,6 +61,30 @@ class LeftoverAndKillTest extends OneSlotPoolTest {
         }
     }
 
+    /**
+     * A YARN task's processes end with its container (the NodeManager signals its process group),
+     * also one whose parent ended first: the slot adopts such orphans (it is their subreaper), as
+     * the container's process group keeps them, and ends them with the run.
+     */
+    @Test
+    void aYarnTasksOrphanedProcessEndsWithIt() throws Exception {
+        Pool.Result run = pool.run(List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.Orphan"),
+                Map.of("CONTAINER_ID", "container_1_0001_01_000002"), null);
+        assertEquals(0, run.code(), run.toString());
+        long orphan = Long.parseLong(run.out().strip());
+        try {
+            Path proc = Path.of("/proc/" + orphan);
+            long deadline = System.currentTimeMillis() + 3_000;
+            while (Files.exists(proc) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            assertFalse(Pool.running(orphan), "the task's orphaned sleep (pid " + orphan + ") outlived it");
+            assertFalse(Files.exists(proc), "the task's orphaned sleep (pid " + orphan + ") was not reaped");
+        } finally {
+            ProcessHandle.of(orphan).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
     @Test
     void tempFilesGoToTheRunsTmpdir() throws Exception {
         Path tmp = Files.createTempDirectory("jrt-tmpdir");

@@ -31,6 +31,12 @@ final class Native {
     /** kill(2): sends {@code signal} to process {@code pid}; false if it failed (the process is gone, say). */
     static native boolean kill(long pid, int signal);
 
+    /** prctl(PR_SET_CHILD_SUBREAPER): this process adopts its orphaned descendants; false if refused. */
+    static native boolean becomeSubreaper();
+
+    /** waitpid(pid, WNOHANG) for a child the JDK does not wait for: pid if it was reaped, 0 if it runs, -errno. */
+    static native long reap(long pid);
+
     /** JVMTI StopThread: throws {@code error} in {@code thread}. False if JVMTI refused. */
     static native boolean stopThread(Thread thread, Throwable error);
 
