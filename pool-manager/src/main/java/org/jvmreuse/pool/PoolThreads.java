@@ -2,19 +2,27 @@ package org.jvmreuse.pool;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The threads that belong to the pool itself. Every other live application thread in a slot is
  * taken to belong to the run, so exits from it end the run, and it is stopped when the run ends.
+ * Only the pool's threads make pool threads: the process's main thread adopts itself once, and a
+ * thread made here from any other thread (a run's, which reached this class through an object
+ * the slot handed it) is an ordinary thread, the run's like any other it starts.
  */
 public final class PoolThreads {
     private static final Set<Thread> POOL = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean ADOPTED = new AtomicBoolean();
 
     private PoolThreads() {
     }
 
-    /** Marks the calling thread (the process's main thread) as a pool thread. */
+    /** Marks the calling thread (the process's main thread) as a pool thread; once per process. */
     public static void adoptCurrent() {
+        if (!ADOPTED.compareAndSet(false, true)) {
+            throw new IllegalStateException("the pool's main thread is adopted already");
+        }
         POOL.add(Thread.currentThread());
     }
 
@@ -24,7 +32,7 @@ public final class PoolThreads {
         return thread;
     }
 
-    /** A daemon pool thread, not yet started (for thread factories). */
+    /** A daemon thread, not yet started (for thread factories): a pool thread if a pool thread makes it. */
     public static Thread create(String name, Runnable body) {
         Thread thread = new Thread(() -> {
             try {
@@ -36,7 +44,9 @@ public final class PoolThreads {
             }
         }, name);
         thread.setDaemon(true);
-        POOL.add(thread);
+        if (isPoolThread(Thread.currentThread())) {
+            POOL.add(thread);
+        }
         return thread;
     }
 

@@ -1,7 +1,10 @@
 package org.jvmreuse.pool.slot;
 
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.IntConsumer;
 import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.PoolThreads;
 import sun.misc.Signal;
 
 /**
@@ -18,12 +21,27 @@ final class SlotSignals {
     private SlotSignals() {
     }
 
-    /** Hands each ending signal's number to {@code toCurrentRun}. */
+    /**
+     * Hands each ending signal's number to {@code toCurrentRun}, on a pool thread of its own: the
+     * JDK runs signal handlers on its signal dispatcher, which is no pool thread, and what the
+     * run's end starts from there (the signal for its child processes) must be the pool's.
+     * Called from a pool thread.
+     */
     static void install(IntConsumer toCurrentRun) {
+        BlockingQueue<Integer> received = new LinkedBlockingQueue<>();
+        PoolThreads.start("slot-signals", () -> {
+            try {
+                while (true) {
+                    toCurrentRun.accept(received.take());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         for (String name : ENDING) {
             Signal.handle(new Signal(name), signal -> {
                 PoolLog.get().warn("SIG" + signal.getName() + " sent to the slot's process; it ends the current run, if any");
-                toCurrentRun.accept(signal.getNumber());
+                received.add(signal.getNumber());
             });
         }
     }
