@@ -9,14 +9,19 @@ import org.jvmreuse.pool.PoolThreads;
 
 /**
  * Which run each platform thread belongs to, decided as it starts (the agent makes
- * {@code Thread.start} call {@link #accept} on the starting thread): a thread started while a
- * run is active is that run's, whatever its thread group, daemon flag or thread locals, so a run
- * cannot leave a thread behind by starting it in the system group without inheriting anything.
- * Not the run's: threads the pool's code starts (pool threads start them, or made them), threads
- * a shared library made for the slot ({@link #forSlot}, through its run hooks' attach), and the
- * threads of JDK-wide objects, which outlive runs: common-pool workers, the JDK's system threads
- * ({@code jdk.internal.misc.InnocuousThread}: the process reaper from JDK 18, the keep-alive
- * timer, cleaners), the virtual-thread scheduler's carriers, and JDK 17's process reapers.
+ * {@code Thread.start} call {@link #accept} on the starting thread): a thread that a run's thread
+ * starts while the run is active is that run's, whatever its thread group, daemon flag or thread
+ * locals, so a run cannot leave a thread behind by starting it in the system group without
+ * inheriting anything. A run's threads are its main thread, the threads they start, the other
+ * threads of the slot's thread group (a shared library's run hook starts them), and any
+ * common-pool worker or virtual thread while it runs the run's work. Not the run's: threads the
+ * pool's code starts (pool threads start them, or made them), threads a shared library made for
+ * the slot ({@link #forSlot}, through its run hooks' attach), and threads that JDK threads start
+ * for JDK-wide objects (a channel group's handler threads, which its own threads replace), as
+ * well as those objects' own threads whoever starts them: common-pool workers, the JDK's system
+ * threads ({@code jdk.internal.misc.InnocuousThread}: the process reaper from JDK 18, the
+ * keep-alive timer, cleaners), the virtual-thread scheduler's carriers, and JDK 17's process
+ * reapers.
  */
 final class RunThreadOwners implements Consumer<Thread> {
     private static final long NO_RUN = -1;
@@ -26,7 +31,14 @@ final class RunThreadOwners implements Consumer<Thread> {
 
     private final Map<Thread, Long> owners = Collections.synchronizedMap(new WeakHashMap<>());
     private final ProcessReapers reapers = new ProcessReapers();
+    private final VirtualThreads virtualThreads = new VirtualThreads();
+    private final ThreadGroup applicationGroup;
     private volatile long activeRun = NO_RUN;
+
+    /** {@code applicationGroup}: the slot's group, under which runs' threads live (pool threads do too). */
+    RunThreadOwners(ThreadGroup applicationGroup) {
+        this.applicationGroup = applicationGroup;
+    }
 
     private static Class<?> jdkClass(String name) {
         try {
@@ -39,11 +51,21 @@ final class RunThreadOwners implements Consumer<Thread> {
     @Override
     public void accept(Thread started) {
         long run = activeRun;
-        if (run == NO_RUN || PoolThreads.isPoolThread(Thread.currentThread()) || PoolThreads.isPoolThread(started)
-                || isJdkWide(started)) {
-            return;
+        Thread starter = Thread.currentThread();
+        if (run != NO_RUN && !PoolThreads.isPoolThread(started) && !isJdkWide(started) && isRuns(starter, run)) {
+            owners.putIfAbsent(started, run);
         }
-        owners.putIfAbsent(started, run);
+    }
+
+    /** Whether {@code t}, starting a thread now, does run {@code run}'s work. */
+    private boolean isRuns(Thread t, long run) {
+        Long owner = owners.get(t);
+        if (owner != null) {
+            return owner == run;
+        }
+        ThreadGroup group = t.getThreadGroup();
+        return !PoolThreads.isPoolThread(t) && (LiveThreads.isCommonPoolWorker(t) || virtualThreads.isVirtual(t)
+                || (group != null && applicationGroup.parentOf(group)));
     }
 
     private boolean isJdkWide(Thread t) {

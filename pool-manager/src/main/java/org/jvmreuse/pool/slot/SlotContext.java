@@ -12,7 +12,7 @@ final class SlotContext {
     final MpiTransport transport;
     final int managerRank;
     final long threadStopMillis;
-    final RunThreadOwners owners = new RunThreadOwners();
+    final RunThreadOwners owners = new RunThreadOwners(Thread.currentThread().getThreadGroup());
     final ExitTrap exitTrap = new ExitTrap(owners);
     final StandardStreams streams = new StandardStreams();
     final EnvironmentSwitch environment = new EnvironmentSwitch();
