@@ -33,7 +33,7 @@ final class ExitTrap implements ExitInterceptor {
         }
         TaskRun run = current;
         Long owner = owners.owner(self);
-        if (run != null && (owner == null || owner == run.id() || TaskThreads.isCommonPoolWorker(self))) {
+        if (run != null && (owner == null || owner == run.id() || LiveThreads.isCommonPoolWorker(self))) {
             run.requestEnd(status, !halt);
         } else {
             PoolLog.get().warn("thread \"" + self.getName() + "\" left by run " + Objects.requireNonNullElse(owner, "?")

@@ -32,10 +32,7 @@ final class JdkServices {
     }
 
     static void start() throws InterruptedException {
-        ThreadGroup system = Thread.currentThread().getThreadGroup();
-        while (system.getParent() != null) {
-            system = system.getParent();
-        }
+        ThreadGroup system = LiveThreads.root(Thread.currentThread().getThreadGroup());
         RuntimeException[] failure = new RuntimeException[1];
         Thread starter = new Thread(system, () -> {
             try {

@@ -28,12 +28,8 @@ public final class LiveThreads {
      * (the process reaper runs a run's onExit actions, the signal dispatcher its signal handlers).
      */
     public static List<Thread> jdkThreads(ThreadGroup slotGroup) {
-        ThreadGroup root = slotGroup;
-        while (root.getParent() != null) {
-            root = root.getParent();
-        }
         List<Thread> jdk = new ArrayList<>();
-        for (Thread t : in(root)) {
+        for (Thread t : in(root(slotGroup))) {
             ThreadGroup group = t.getThreadGroup();
             if (!PoolThreads.isPoolThread(t) && group != null
                     && (isCommonPoolWorker(t) || !slotGroup.parentOf(group))) {
@@ -41,6 +37,15 @@ public final class LiveThreads {
             }
         }
         return jdk;
+    }
+
+    /** The system thread group, the root of {@code group}'s tree. */
+    public static ThreadGroup root(ThreadGroup group) {
+        ThreadGroup root = group;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        return root;
     }
 
     public static boolean isCommonPoolWorker(Thread t) {

@@ -50,11 +50,7 @@ final class SystemLoaderSwitch {
      * that run's classes alive for the slot's lifetime: they get the slot's.
      */
     void releaseFrom(ClassLoader runLoader) {
-        ThreadGroup root = slotGroup;
-        while (root.getParent() != null) {
-            root = root.getParent();
-        }
-        for (Thread t : LiveThreads.in(root)) {
+        for (Thread t : LiveThreads.in(LiveThreads.root(slotGroup))) {
             if (JdkInternals.get(CONTEXT_LOADER, t) == runLoader) {
                 JdkInternals.set(CONTEXT_LOADER, t, slotLoader);
             }

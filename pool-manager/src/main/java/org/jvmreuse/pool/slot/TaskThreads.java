@@ -40,18 +40,14 @@ final class TaskThreads {
     TaskThreads(ThreadGroup applicationGroup, RunThreadOwners owners) {
         this.applicationGroup = applicationGroup;
         this.owners = owners;
-        ThreadGroup top = applicationGroup;
-        while (top.getParent() != null) {
-            top = top.getParent();
-        }
-        this.root = top;
+        this.root = LiveThreads.root(applicationGroup);
     }
 
     List<Thread> live() {
         List<Thread> task = new ArrayList<>();
         for (Thread t : allThreads()) {
-            if (t.isAlive() && !PoolThreads.isPoolThread(t) && !isCommonPoolWorker(t) && !owners.isForSlot(t)
-                    && (inApplicationGroup(t) || owners.owner(t) != null || virtualThreads.isVirtual(t))) {
+            if (t.isAlive() && !PoolThreads.isPoolThread(t) && !LiveThreads.isCommonPoolWorker(t)
+                    && !owners.isForSlot(t) && (inApplicationGroup(t) || owners.owner(t) != null || virtualThreads.isVirtual(t))) {
                 task.add(t);
             }
         }
@@ -75,15 +71,11 @@ final class TaskThreads {
         return group != null && applicationGroup.parentOf(group);
     }
 
-    static boolean isCommonPoolWorker(Thread t) {
-        return LiveThreads.isCommonPoolWorker(t);
-    }
-
     /** Common-pool workers still running a task (anything but the pool's own idle loop). */
     private List<Thread> busyCommonPoolWorkers() {
         List<Thread> busy = new ArrayList<>();
         for (Thread t : allThreads()) {
-            if (isCommonPoolWorker(t) && t.isAlive()
+            if (LiveThreads.isCommonPoolWorker(t) && t.isAlive()
                     && Stream.of(t.getStackTrace()).anyMatch(TaskThreads::taskFrame)) {
                 busy.add(t);
             }
@@ -153,7 +145,7 @@ final class TaskThreads {
      * a stop only ends the task they run, which keeps what it throws.
      */
     static void silence(Thread t) {
-        if (!isCommonPoolWorker(t)) {
+        if (!LiveThreads.isCommonPoolWorker(t)) {
             t.setUncaughtExceptionHandler((thread, e) -> { });
         }
     }

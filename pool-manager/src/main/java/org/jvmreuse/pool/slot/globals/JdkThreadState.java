@@ -56,7 +56,7 @@ final class JdkThreadState implements GlobalState {
                     JdkInternals.set(handler, t, null);
                     clearAdded(t, threadLocals, Set.of());
                     clearAdded(t, inheritableThreadLocals, Set.of());
-                    if (isCommonPoolWorker(t)) {
+                    if (LiveThreads.isCommonPoolWorker(t)) {
                         t.setContextClassLoader(ClassLoader.getSystemClassLoader());
                         if (!t.getName().startsWith(WORKER_NAME)) {
                             t.setName(WORKER_NAME + t.getId()); // its number is not kept: one no other worker has
@@ -71,10 +71,6 @@ final class JdkThreadState implements GlobalState {
 
     private List<Thread> jdkThreads() {
         return LiveThreads.jdkThreads(slotGroup);
-    }
-
-    private static boolean isCommonPoolWorker(Thread t) {
-        return LiveThreads.isCommonPoolWorker(t);
     }
 
     /** The thread locals in {@code t}'s map (null for a stale entry). */
@@ -132,7 +128,7 @@ final class JdkThreadState implements GlobalState {
             name = t.getName();
             priority = t.getPriority();
             uncaught = JdkInternals.get(handler, t);
-            loader = isCommonPoolWorker(t) ? ClassLoader.getSystemClassLoader() : JdkInternals.get(contextLoader, t);
+            loader = LiveThreads.isCommonPoolWorker(t) ? ClassLoader.getSystemClassLoader() : JdkInternals.get(contextLoader, t);
             locals = keys(t, threadLocals);
             inheritable = keys(t, inheritableThreadLocals);
         }
