@@ -89,13 +89,14 @@ jvmreuse_load_build() {
         _jvmreuse_log "ERROR: the pool is not built ($target/lib is missing): run job-scripts/setup.sh"
         return 1
     fi
-    POOL_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*.jar' ! -name '*-boot.jar' | head -n 1)
+    POOL_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*.jar' ! -name '*-boot.jar' ! -name '*-launcher.jar' | head -n 1)
     BOOT_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*-boot.jar' | head -n 1)
+    LAUNCHER_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*-launcher.jar' | head -n 1)
     ASM_JAR=$(find "$target/lib" -maxdepth 1 -name 'asm-*.jar' | head -n 1)
     NATIVE_DIR=$target/native
     JVMREUSE_CLIENT=$NATIVE_DIR/jvmreuse
     local f
-    for f in "$POOL_JAR" "$BOOT_JAR" "$ASM_JAR" "$NATIVE_DIR/libjvmreuse.so" "$JVMREUSE_CLIENT"; do
+    for f in "$POOL_JAR" "$BOOT_JAR" "$LAUNCHER_JAR" "$ASM_JAR" "$NATIVE_DIR/libjvmreuse.so" "$JVMREUSE_CLIENT"; do
         if [[ -z $f || ! -e $f ]]; then
             _jvmreuse_log "ERROR: the pool is not built (missing ${f:-a jar in $target}): run job-scripts/setup.sh"
             return 1
@@ -103,7 +104,7 @@ jvmreuse_load_build() {
     done
     # The environment's MPI_NATIVE_LIB wins over the env file's; the default is Maven's build.
     MPI_NATIVE_LIB=${native_lib_env:-${MPI_NATIVE_LIB:-$NATIVE_DIR/libjvmreuse_mpi.so}}
-    export POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT MPI_JAVA_JAR MPI_JAVA_LIBDIR MPIRUN MPI_NATIVE_LIB
+    export POOL_JAR BOOT_JAR LAUNCHER_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT MPI_JAVA_JAR MPI_JAVA_LIBDIR MPIRUN MPI_NATIVE_LIB
 }
 
 # The MPI env file of repository $1: JVMREUSE_MPI_ENV (a path, relative ones against the
@@ -253,29 +254,26 @@ jvmreuse_java() {
     fi
 }
 
-# The JVM options of every pool process. The agent and the boot jar trap exits, and the agent
-# opens the JDK internals a slot switches per run to the pool's own code only (PoolModuleAccess;
-# --add-opens ...=ALL-UNNAMED here would give them to every run's code too); the native library
+# The JVM options of every pool process. The launcher's agent defines the pool's code as the named
+# module org.jvmreuse.pool (exporting nothing to runs; docs/design.md, "Module access"), with
+# native access for it alone; the agent and the boot jar trap exits, and the agent opens the JDK
+# internals a slot switches per run to the pool module only (PoolModuleAccess; --add-opens
+# ...=ALL-UNNAMED here would give them to every run's code too); the native library
 # does chdir/dup2 and stops leftover threads; the MPI backend's options come last.
 # -Xms = -Xmx: the full GC a slot runs after a run that left files open (docs/design.md) would
 # otherwise shrink the heap to what is live (~45 MB), and the next reducer's in-memory map
 # outputs (G1 humongous objects) would then start a concurrent cycle in a heap too small for
 # them (docs/benchmarks.md, "MPI shuffle vs HTTP shuffle"). Pages are resident only once used.
 jvmreuse_pool_jvm_opts() {
-    local java=$1 major
     jvmreuse_mpi_backend || return 1
-    major=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
     JVMREUSE_POOL_JVM_OPTS=(
         "-Xmx${JVMREUSE_SLOT_HEAP:-1g}"
         "-Xms${JVMREUSE_SLOT_HEAP:-1g}"
-        "-javaagent:$POOL_JAR"
+        "-javaagent:$LAUNCHER_JAR=$POOL_JAR:$ASM_JAR$JVMREUSE_MPI_CLASSPATH"
         "-Xbootclasspath/a:$BOOT_JAR"
         "-Djvmreuse.native=$NATIVE_DIR/libjvmreuse.so"
         "${JVMREUSE_MPI_JVM_ARGS[@]}"
     )
-    if [[ ${major%%.*} -ge 22 ]]; then
-        JVMREUSE_POOL_JVM_OPTS+=(--enable-native-access=ALL-UNNAMED)
-    fi
     if [[ -n ${JVMREUSE_JVM_OPTS:-} ]]; then
         local extra
         read -r -a extra <<<"$JVMREUSE_JVM_OPTS"
@@ -395,7 +393,7 @@ jvmreuse_pool_command() {
     fi
     per_pool=$((slots + 1 + 10#$spares))
     per_node=$((pools * per_pool))
-    jvmreuse_pool_jvm_opts "$java" || return 1
+    jvmreuse_pool_jvm_opts || return 1
     local kind
     kind=$(jvmreuse_launcher_kind "$MPIRUN") || return 1
     JVMREUSE_POOL_CMD=("$MPIRUN")
@@ -429,7 +427,7 @@ jvmreuse_pool_command() {
         JVMREUSE_POOL_JVM_OPTS+=(-Djvmreuse.mpi.finalize=false)
     fi
     JVMREUSE_POOL_CMD+=("$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
-        -cp "$POOL_JAR:$ASM_JAR$JVMREUSE_MPI_CLASSPATH" org.jvmreuse.pool.PoolMain
+        -cp "$LAUNCHER_JAR" org.jvmreuse.launch.PoolLauncher org.jvmreuse.pool.PoolMain
         --socket "$template")
     if ((pools > 1)); then
         JVMREUSE_POOL_CMD+=(--ranks-per-pool "$per_pool")

@@ -134,4 +134,24 @@ class IsolationTest extends OneSlotPoolTest {
             assertTrue(slot.err().contains("running in slot 0"), slot.err());
         }
     }
+
+    /**
+     * Issue 27: a run is handed pool objects (its thread group, its class loader, the slot's frames
+     * under its main) and through their loaders reaches any pool class; in the pool's named module,
+     * which exports nothing, none of their members can be made accessible. Before, with the pool on
+     * the class path, every member of every pool class could.
+     */
+    @Test
+    void thePoolsClassesARunIsHandedAreNamesOnly() throws Exception {
+        List<String> probe = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.PoolReach",
+                "org.jvmreuse.pool.PoolThreads", "org.jvmreuse.pool.slot.SlotRuntime");
+        List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
+        newJvm.addAll(probe);
+        Pool.Result stock = Pool.exec(newJvm, Map.of(), null, 60);
+        assertEquals("pool members usable: 0\n", stock.out(), stock.toString());
+        Pool.Result slot = pool.run(probe.toArray(String[]::new));
+        assertEquals(stock.out(), slot.out(), slot.toString());
+        assertTrue(slot.err().contains("reached org.jvmreuse.pool.slot.TaskThreadGroup in module org.jvmreuse.pool")
+                && slot.err().contains("reached org.jvmreuse.pool.slot.SlotRuntime"), slot.err());
+    }
 }

@@ -25,7 +25,7 @@ class LeftoverAndKillTest extends OneSlotPoolTest {
     private static final String LEFTOVER = "org.jvmreuse.it.programs.Leftover";
 
     @ParameterizedTest(name = "leftover in {0}")
-    @ValueSource(strings = {"system", "unmarked", "pool-class", "common", "executor"})
+    @ValueSource(strings = {"system", "unmarked", "common", "executor"})
     void aLeftoverThreadNeitherWritesToNorEndsTheNextRun(String place) throws Exception {
         Pool.Result first = pool.program("Leftover", place);
         assertEquals(0, first.code(), first.toString());

@@ -31,7 +31,7 @@ public final class JdkInternals {
 
     private static IllegalStateException unreachable(String what, Exception cause) {
         return new IllegalStateException("cannot reach " + what + " in Java " + Runtime.version()
-                + " (is the slot JVM started with the pool's agent, -javaagent:jvmreuse-pool.jar?)", cause);
+                + " (is the slot JVM started by the pool's launcher, -javaagent:pool-manager-*-launcher.jar?)", cause);
     }
 
     public static Method method(String className, String name, Class<?>... parameters) {

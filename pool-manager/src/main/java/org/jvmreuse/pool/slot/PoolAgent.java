@@ -12,7 +12,8 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Java agent loaded into every pool JVM ({@code -javaagent}). It rewrites
+ * The pool's Java agent, started in every pool JVM by the launcher's ({@code org.jvmreuse.launch.PoolLauncher},
+ * through {@code LayerEntry}) once the pool's module is defined. It rewrites
  * {@code Runtime.exit(int)} and {@code Runtime.halt(int)} to call {@code ExitHook.onExit} first,
  * so a task's exit can end the task instead of the JVM; this works on every JDK from 17 on,
  * including those without a SecurityManager (24+), and catches exits made through reflection or
@@ -35,7 +36,7 @@ public final class PoolAgent {
     private PoolAgent() {
     }
 
-    public static void premain(String args, Instrumentation inst) throws Exception {
+    public static void install(Instrumentation inst) throws Exception {
         PoolModuleAccess.openTo(inst, PoolAgent.class.getModule());
         ClassFileTransformer transformer = new ClassFileTransformer() {
             @Override

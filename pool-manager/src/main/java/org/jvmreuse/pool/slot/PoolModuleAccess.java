@@ -8,9 +8,8 @@ import java.util.Set;
 
 /**
  * The JDK packages the pool's own code reaches by reflection to switch JDK-wide state per run.
- * The agent opens them when the JVM starts, to the pool's code only: the unnamed module of the
- * class path's loader, which holds the pool (and nothing of a run's, whose classes live in
- * loaders of their own). Opening them with {@code --add-opens ...=ALL-UNNAMED} would give every
+ * The agent opens them when the JVM starts, to the pool's code only: its named module
+ * ({@code org.jvmreuse.pool}, defined by {@code org.jvmreuse.launch.PoolLayer}). Opening them with {@code --add-opens ...=ALL-UNNAMED} would give every
  * run's code the same access, which a new JVM with the run's own options would not
  * ({@link RunModuleAccess} gives a run what its options ask for, and takes it back after).
  * A module this JDK lacks (a jlink'd runtime) is skipped; the state guard that needs it then

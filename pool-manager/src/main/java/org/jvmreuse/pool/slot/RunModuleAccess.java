@@ -60,7 +60,7 @@ final class RunModuleAccess {
                     .findStaticVarHandle(Module.class, field, Module.class).get();
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("cannot reach java.lang.Module." + field + " in Java " + Runtime.version()
-                    + " (is the slot JVM started with the pool's agent, -javaagent:jvmreuse-pool.jar?)", e);
+                    + " (is the slot JVM started by the pool's launcher, -javaagent:pool-manager-*-launcher.jar?)", e);
         }
     }
 

@@ -78,7 +78,7 @@ final class RunNativeLibraries {
                     ClassLoader.class, "libraries", Class.forName("jdk.internal.loader.NativeLibraries"));
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("cannot reach java.lang.ClassLoader.libraries in Java " + Runtime.version()
-                    + " (is the slot JVM started with the pool's agent, -javaagent:jvmreuse-pool.jar?)", e);
+                    + " (is the slot JVM started by the pool's launcher, -javaagent:pool-manager-*-launcher.jar?)", e);
         }
     }
 

@@ -27,7 +27,7 @@ final class SystemLoaderSwitch {
                     .findStaticVarHandle(ClassLoader.class, "scl", ClassLoader.class);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("cannot reach java.lang.ClassLoader.scl in Java " + Runtime.version()
-                    + " (is the slot JVM started with the pool's agent, -javaagent:jvmreuse-pool.jar?)", e);
+                    + " (is the slot JVM started by the pool's launcher, -javaagent:pool-manager-*-launcher.jar?)", e);
         }
     }
 

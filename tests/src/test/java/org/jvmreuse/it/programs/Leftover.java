@@ -9,9 +9,8 @@ import java.util.concurrent.ForkJoinPool;
  * group; {@code unmarked}: the same, not inheriting the starter's inheritable thread-locals;
  * {@code common}: a common-pool task; {@code executor}: an executor whose threads live in a
  * thread group of their own under the system group; {@code virtual}: a virtual thread;
- * {@code virtual-unmarked}: one not inheriting thread-locals; {@code pool-class}, in a slot only:
- * one made by the pool's own thread factory, reached through the class of the run's thread group)
- * and returns.
+ * {@code virtual-unmarked}: one not inheriting thread-locals) and returns. (The pool's own thread
+ * factory, whose class a run can name through its thread group's, refuses run code: IsolationTest.)
  * The thread ignores interrupts, prints "leftover PLACE sees RUN_MARK=..." every 20 ms, and after
  * 500 ms calls System.exit(0). {@code Leftover victim}: sleeps 1 s and exits with 3.
  */
@@ -31,11 +30,6 @@ public final class Leftover {
         switch (args[0]) {
             case "system" -> daemon(new Thread(system, body, "leftover")).start();
             case "unmarked" -> daemon(new Thread(system, body, "leftover", 0, false)).start();
-            case "pool-class" -> {
-                ClassLoader pool = Thread.currentThread().getThreadGroup().getClass().getClassLoader();
-                Class.forName("org.jvmreuse.pool.PoolThreads", true, pool).getMethod("start", String.class, Runnable.class)
-                        .invoke(null, "leftover", body);
-            }
             case "common" -> ForkJoinPool.commonPool().execute(body);
             case "executor" -> {
                 ThreadGroup own = new ThreadGroup(system, "library-workers");
