@@ -97,7 +97,7 @@ static void throw_io(JNIEnv *env, const char *what, const char *path, int err) {
     }
 }
 
-JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_chdir(JNIEnv *env, jclass cls, jstring dir) {
+JNIEXPORT void JNICALL Java_org_jvmreuse_pool_os_Native_chdir(JNIEnv *env, jclass cls, jstring dir) {
     (void)cls;
     const char *path = (*env)->GetStringUTFChars(env, dir, NULL);
     if (path == NULL) {
@@ -117,7 +117,7 @@ JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_chdir(JNIEnv *env, jcl
  * slot; blocking mode is restored after the open. O_NOCTTY: a terminal handed as a stream must
  * not become the slot's controlling terminal.
  */
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_openStream(JNIEnv *env, jclass cls, jstring jpath,
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_openStream(JNIEnv *env, jclass cls, jstring jpath,
                                                                    jboolean write, jboolean create) {
     (void)cls;
     const char *path = (*env)->GetStringUTFChars(env, jpath, NULL);
@@ -140,7 +140,7 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_openStream(JNIEnv *env
     return fd;
 }
 
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_dup(JNIEnv *env, jclass cls, jint fd) {
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_dup(JNIEnv *env, jclass cls, jint fd) {
     (void)cls;
     int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
     if (copy < 0) {
@@ -149,7 +149,7 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_dup(JNIEnv *env, jclas
     return copy;
 }
 
-JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_dup2(JNIEnv *env, jclass cls, jint from, jint to) {
+JNIEXPORT void JNICALL Java_org_jvmreuse_pool_os_Native_dup2(JNIEnv *env, jclass cls, jint from, jint to) {
     (void)cls;
     if (dup2(from, to) < 0) {
         throw_io(env, "cannot restore a file descriptor", NULL, errno);
@@ -157,7 +157,7 @@ JNIEXPORT void JNICALL Java_org_jvmreuse_pool_slot_Native_dup2(JNIEnv *env, jcla
 }
 
 /* A virtual thread can be stopped only while suspended (JVMTI 21+). */
-JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_stopThread(JNIEnv *env, jclass cls, jthread thread,
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_os_Native_stopThread(JNIEnv *env, jclass cls, jthread thread,
                                                                        jobject error) {
     (void)env;
     (void)cls;
@@ -172,19 +172,19 @@ JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_stopThread(JNIEnv 
     return result == JVMTI_ERROR_NONE;
 }
 
-JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_kill(JNIEnv *env, jclass cls, jlong pid, jint sig) {
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_os_Native_kill(JNIEnv *env, jclass cls, jlong pid, jint sig) {
     (void)env;
     (void)cls;
     return pid > 0 && kill((pid_t)pid, sig) == 0;
 }
 
-JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_becomeSubreaper(JNIEnv *env, jclass cls) {
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_os_Native_becomeSubreaper(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 }
 
-JNIEXPORT jlong JNICALL Java_org_jvmreuse_pool_slot_Native_reap(JNIEnv *env, jclass cls, jlong pid) {
+JNIEXPORT jlong JNICALL Java_org_jvmreuse_pool_os_Native_reap(JNIEnv *env, jclass cls, jlong pid) {
     (void)env;
     (void)cls;
     int status;
@@ -270,7 +270,7 @@ static jint read_into_array(JNIEnv *env, jbyteArray into, jint offset, jint leng
  * or -errno (EPERM: this process may not read that one's memory; ESRCH: it is gone; EFAULT: the
  * range is not mapped there).
  */
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerRead(JNIEnv *env, jclass cls, jlong pid, jlong address,
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_peerRead(JNIEnv *env, jclass cls, jlong pid, jlong address,
                                                                    jbyteArray into, jint offset, jint length) {
     (void)cls;
     struct source from = {.pid = (pid_t)pid, .at = address, .fd = -1};
@@ -278,14 +278,14 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerRead(JNIEnv *env, 
 }
 
 /* The address of a direct buffer's first byte (0 for a heap buffer). */
-JNIEXPORT jlong JNICALL Java_org_jvmreuse_pool_slot_Native_bufferAddress(JNIEnv *env, jclass cls, jobject buffer) {
+JNIEXPORT jlong JNICALL Java_org_jvmreuse_pool_os_Native_bufferAddress(JNIEnv *env, jclass cls, jobject buffer) {
     (void)cls;
     void *address = (*env)->GetDirectBufferAddress(env, buffer);
     return (jlong)(intptr_t)address;
 }
 
 /* Opens path read-only (close-on-exec): the descriptor, or -errno. */
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_openRead(JNIEnv *env, jclass cls, jstring jpath) {
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_openRead(JNIEnv *env, jclass cls, jstring jpath) {
     (void)cls;
     const char *path = (*env)->GetStringUTFChars(env, jpath, NULL);
     if (path == NULL) {
@@ -298,7 +298,7 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_openRead(JNIEnv *env, 
 }
 
 /* close(2): 0 or -errno. */
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_closeFd(JNIEnv *env, jclass cls, jint fd) {
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_closeFd(JNIEnv *env, jclass cls, jint fd) {
     (void)env;
     (void)cls;
     return close(fd) == 0 ? 0 : -errno;
@@ -310,7 +310,7 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_closeFd(JNIEnv *env, j
  * one, as for process_vm_readv; ENOSYS: a kernel before 5.6; ESRCH: it is gone; EBADF: no such
  * descriptor there).
  */
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerFd(JNIEnv *env, jclass cls, jlong pid, jint fd) {
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_peerFd(JNIEnv *env, jclass cls, jlong pid, jint fd) {
     (void)env;
     (void)cls;
     long pidfd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
@@ -327,7 +327,7 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_peerFd(JNIEnv *env, jc
  * pread(2) of up to length bytes at position of fd into into[offset..]: the bytes read (fewer
  * only at the end of the file), or -errno (EBADF: no such descriptor).
  */
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_fileRead(JNIEnv *env, jclass cls, jint fd, jlong position,
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_fileRead(JNIEnv *env, jclass cls, jint fd, jlong position,
                                                                    jbyteArray into, jint offset, jint length) {
     (void)cls;
     if (fd < 0) {
@@ -340,7 +340,7 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_fileRead(JNIEnv *env, 
     return read_into_array(env, into, offset, length, &from);
 }
 
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_umask(JNIEnv *env, jclass cls, jint mask) {
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_umask(JNIEnv *env, jclass cls, jint mask) {
     (void)env;
     (void)cls;
     return (jint)umask((mode_t)mask);
@@ -360,7 +360,7 @@ static int rlimit_resource(JNIEnv *env, jstring jname) {
 }
 
 /* {soft, hard} of this process, -1 for unlimited; null for a name not in startup_rlimits. */
-JNIEXPORT jlongArray JNICALL Java_org_jvmreuse_pool_slot_Native_limit(JNIEnv *env, jclass cls, jstring jname) {
+JNIEXPORT jlongArray JNICALL Java_org_jvmreuse_pool_os_Native_limit(JNIEnv *env, jclass cls, jstring jname) {
     (void)cls;
     int resource = rlimit_resource(env, jname);
     struct rlimit limit;
@@ -377,7 +377,7 @@ JNIEXPORT jlongArray JNICALL Java_org_jvmreuse_pool_slot_Native_limit(JNIEnv *en
 }
 
 /* setrlimit(2) of this process (-1: unlimited): 0 or -errno. */
-JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_setLimit(JNIEnv *env, jclass cls, jstring jname,
+JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_os_Native_setLimit(JNIEnv *env, jclass cls, jstring jname,
                                                                    jlong soft, jlong hard) {
     (void)cls;
     int resource = rlimit_resource(env, jname);
@@ -394,7 +394,7 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_slot_Native_setLimit(JNIEnv *env, 
  * The C library's locale this process's environment gives, as the JVM found it at start-up and
  * as the client finds it for a run: LC_CTYPE's name, LC_MESSAGES's, and the codeset, one a line.
  */
-JNIEXPORT jstring JNICALL Java_org_jvmreuse_pool_slot_Native_nativeLocale(JNIEnv *env, jclass cls) {
+JNIEXPORT jstring JNICALL Java_org_jvmreuse_pool_os_Native_nativeLocale(JNIEnv *env, jclass cls) {
     (void)cls;
     char text[1024];
     setlocale(LC_ALL, "");
@@ -405,7 +405,7 @@ JNIEXPORT jstring JNICALL Java_org_jvmreuse_pool_slot_Native_nativeLocale(JNIEnv
 }
 
 /* malloc_trim(3): whether memory was given back (glibc only; elsewhere nothing to do). */
-JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_slot_Native_mallocTrim(JNIEnv *env, jclass cls) {
+JNIEXPORT jboolean JNICALL Java_org_jvmreuse_pool_os_Native_mallocTrim(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
 #ifdef __GLIBC__

@@ -122,11 +122,11 @@ class IsolationTest extends OneSlotPoolTest {
     @Test
     void theSystemClassLoaderIsTheRunsClassPath() throws Exception {
         List<String> probe = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.SystemLoaderProbe",
-                "org.jvmreuse.pool.PoolThreads", "org.jvmreuse.it.programs.Echo");
+                "org.jvmreuse.pool.common.PoolThreads", "org.jvmreuse.it.programs.Echo");
         List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
         newJvm.addAll(probe);
         Pool.Result stock = Pool.exec(newJvm, Map.of(), null, 60);
-        assertEquals("own class from the system class loader: true\norg.jvmreuse.pool.PoolThreads: not found\n"
+        assertEquals("own class from the system class loader: true\norg.jvmreuse.pool.common.PoolThreads: not found\n"
                 + "org.jvmreuse.it.programs.Echo: loads\n", stock.out(), stock.toString());
         for (int i = 0; i < 2; i++) {
             Pool.Result slot = pool.run(probe.toArray(String[]::new));
@@ -144,7 +144,7 @@ class IsolationTest extends OneSlotPoolTest {
     @Test
     void thePoolsClassesARunIsHandedAreNamesOnly() throws Exception {
         List<String> probe = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.PoolReach",
-                "org.jvmreuse.pool.PoolThreads", "org.jvmreuse.pool.slot.SlotRuntime");
+                "org.jvmreuse.pool.common.PoolThreads", "org.jvmreuse.pool.slot.SlotRuntime");
         List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
         newJvm.addAll(probe);
         Pool.Result stock = Pool.exec(newJvm, Map.of(), null, 60);

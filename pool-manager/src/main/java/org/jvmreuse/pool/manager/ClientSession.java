@@ -3,7 +3,6 @@ package org.jvmreuse.pool.manager;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
@@ -16,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
-import org.jvmreuse.pool.PoolLog;
-import org.jvmreuse.pool.PoolOptions;
+import org.jvmreuse.pool.common.PoolLog;
+import org.jvmreuse.pool.os.CurrentUser;
 import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.protocol.FrameChannel;
 import org.jvmreuse.pool.protocol.ProtocolException;
@@ -135,7 +134,7 @@ final class ClientSession {
         UserPrincipal owner = Files.getOwner(Path.of("/proc/self"));
         if (!peer.user().equals(owner)) {
             return "user " + peer.user().getName() + " may not use this pool: it runs programs only for its owner, "
-                    + owner.getName() + " (uid " + PoolOptions.currentUid() + ")";
+                    + owner.getName() + " (uid " + CurrentUser.uid() + ")";
         }
         return null;
     }

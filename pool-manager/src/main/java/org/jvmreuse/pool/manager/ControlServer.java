@@ -15,8 +15,9 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.jvmreuse.pool.PoolLog;
-import org.jvmreuse.pool.PoolThreads;
+import org.jvmreuse.pool.common.PoolLog;
+import org.jvmreuse.pool.common.PoolThreads;
+import org.jvmreuse.pool.config.PrivateDirectory;
 import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.protocol.FrameChannel;
 

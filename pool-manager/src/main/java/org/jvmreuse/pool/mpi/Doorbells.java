@@ -13,7 +13,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.IntConsumer;
-import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.common.PoolLog;
 
 /**
  * Wake-ups between pool processes on one host. MPI has no way to block until a message arrives

@@ -14,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
-import org.jvmreuse.pool.Faults;
-import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.common.Faults;
+import org.jvmreuse.pool.common.PoolLog;
 
 /**
  * Point-to-point messaging for one pool process. Exactly one thread, the one that calls

@@ -4,9 +4,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Map;
-import org.jvmreuse.pool.PoolLog;
-import org.jvmreuse.pool.PoolOptions;
-import org.jvmreuse.pool.slot.TaskClassLoader;
+import org.jvmreuse.pool.classpath.TaskClassLoader;
+import org.jvmreuse.pool.common.PoolLog;
+import org.jvmreuse.pool.config.PoolOptions;
 
 /**
  * The service a Pool Manager process runs beside the pool (the MPI Shuffle Manager), loaded from

@@ -14,12 +14,12 @@ import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
-import org.jvmreuse.pool.Faults;
-import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.common.Faults;
+import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
-import org.jvmreuse.pool.slot.PeerFiles;
-import org.jvmreuse.pool.slot.PeerMemory;
+import org.jvmreuse.pool.os.PeerFiles;
+import org.jvmreuse.pool.os.PeerMemory;
 
 /**
  * What a library or service in a pool process gets of that process's MPI: its rank, the

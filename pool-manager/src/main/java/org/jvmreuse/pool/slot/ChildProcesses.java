@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadPoolExecutor;
-import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.common.PoolLog;
+import org.jvmreuse.pool.jdk.JdkInternals;
+import org.jvmreuse.pool.os.Native;
 
 /**
  * The processes a run started (through ProcessBuilder or Runtime.exec, and what those started):

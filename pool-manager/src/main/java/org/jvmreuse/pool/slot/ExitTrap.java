@@ -3,8 +3,9 @@ package org.jvmreuse.pool.slot;
 import java.util.Objects;
 import org.jvmreuse.boot.ExitInterceptor;
 import org.jvmreuse.boot.TaskExit;
-import org.jvmreuse.pool.PoolLog;
-import org.jvmreuse.pool.PoolThreads;
+import org.jvmreuse.pool.common.PoolLog;
+import org.jvmreuse.pool.common.PoolThreads;
+import org.jvmreuse.pool.jdk.LiveThreads;
 
 /**
  * Turns {@code System.exit}, {@code Runtime.exit} and {@code Runtime.halt} from any thread that

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jvmreuse.pool.jdk.LiveThreads;
 
 /**
  * JDK-wide services that start their threads on first use: CompletableFuture's delay scheduler

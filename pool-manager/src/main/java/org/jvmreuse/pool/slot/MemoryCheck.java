@@ -6,8 +6,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.List;
-import org.jvmreuse.pool.Faults;
-import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.common.Faults;
+import org.jvmreuse.pool.common.PoolLog;
 
 /**
  * Whether a slot may serve on after a run that filled its heap or its direct memory. A run's

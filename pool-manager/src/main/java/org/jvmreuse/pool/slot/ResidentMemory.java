@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.common.PoolLog;
+import org.jvmreuse.pool.os.Native;
 
 /**
  * Whether a slot's resident memory came back after a run. Memory a run took outside the heap

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jvmreuse.pool.os.Native;
 
 /**
  * A run's resource limits on the slot's process, for the run only. Only soft limits change: an

@@ -2,6 +2,7 @@ package org.jvmreuse.pool.slot;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jvmreuse.pool.classpath.TaskClassLoader;
 
 /**
  * A run's own class path entries (its class path without the shared ones), split where the

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jvmreuse.pool.jdk.JdkInternals;
 import org.jvmreuse.pool.service.ServicePort;
 
 /**

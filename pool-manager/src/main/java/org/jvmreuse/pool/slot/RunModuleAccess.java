@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jvmreuse.pool.jdk.JdkInternals;
 import org.jvmreuse.pool.protocol.RunSpec;
 
 /**

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * The JNI libraries a run's class loader loaded, and their unloading before the next run. The

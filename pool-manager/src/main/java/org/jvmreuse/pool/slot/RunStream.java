@@ -1,6 +1,8 @@
 package org.jvmreuse.pool.slot;
 
 import java.io.IOException;
+import org.jvmreuse.pool.os.Native;
+import org.jvmreuse.pool.os.PeerFiles;
 import org.jvmreuse.pool.protocol.FileKey;
 import org.jvmreuse.pool.protocol.StreamPath;
 

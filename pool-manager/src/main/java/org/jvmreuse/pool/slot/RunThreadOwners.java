@@ -5,7 +5,9 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.function.Consumer;
-import org.jvmreuse.pool.PoolThreads;
+import org.jvmreuse.pool.common.PoolThreads;
+import org.jvmreuse.pool.jdk.JdkInternals;
+import org.jvmreuse.pool.jdk.LiveThreads;
 
 /**
  * Which run each platform thread belongs to, decided as it starts (the agent makes

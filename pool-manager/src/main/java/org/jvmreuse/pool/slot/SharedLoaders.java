@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.jvmreuse.pool.ClassPathKey;
-import org.jvmreuse.pool.PoolLog;
+import org.jvmreuse.pool.classpath.ClassPathKey;
+import org.jvmreuse.pool.classpath.TaskClassLoader;
+import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.service.ServicePort;
 
 /**

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Predicate;
+import org.jvmreuse.pool.classpath.TaskClassLoader;
 
 /**
  * The class names a run must take from its shared library even when its own class path entries

@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * What a JVM does at exit, done for one run: the shutdown hooks the run registered are run

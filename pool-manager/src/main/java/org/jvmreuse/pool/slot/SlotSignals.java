@@ -3,8 +3,8 @@ package org.jvmreuse.pool.slot;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.IntConsumer;
-import org.jvmreuse.pool.PoolLog;
-import org.jvmreuse.pool.PoolThreads;
+import org.jvmreuse.pool.common.PoolLog;
+import org.jvmreuse.pool.common.PoolThreads;
 import sun.misc.Signal;
 
 /**

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
+import org.jvmreuse.pool.os.Native;
 import org.jvmreuse.pool.protocol.StreamPath;
 
 /**

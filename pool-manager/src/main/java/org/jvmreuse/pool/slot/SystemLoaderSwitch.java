@@ -3,6 +3,8 @@ package org.jvmreuse.pool.slot;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.Field;
+import org.jvmreuse.pool.jdk.JdkInternals;
+import org.jvmreuse.pool.jdk.LiveThreads;
 
 /**
  * What {@code ClassLoader.getSystemClassLoader()} answers: during a run, the run's loader, which

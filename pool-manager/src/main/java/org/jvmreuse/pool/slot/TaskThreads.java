@@ -10,7 +10,10 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.jvmreuse.boot.TaskExit;
-import org.jvmreuse.pool.PoolThreads;
+import org.jvmreuse.pool.common.PoolThreads;
+import org.jvmreuse.pool.jdk.JdkInternals;
+import org.jvmreuse.pool.jdk.LiveThreads;
+import org.jvmreuse.pool.os.Native;
 
 /**
  * Finds and ends the threads that belong to runs, wherever they live: those {@link RunThreadOwners}

@@ -4,6 +4,7 @@ import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * Gives a run its own {@code java.io.tmpdir} for {@code File.createTempFile} and

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * Every virtual thread (JDK 21+), which no thread group lists: the JDK tracks them in a tree of

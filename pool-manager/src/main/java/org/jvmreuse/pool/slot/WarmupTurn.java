@@ -6,9 +6,9 @@ import java.nio.channels.FileLock;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import org.jvmreuse.pool.PoolLog;
-import org.jvmreuse.pool.PoolOptions;
-import org.jvmreuse.pool.manager.PrivateDirectory;
+import org.jvmreuse.pool.common.PoolLog;
+import org.jvmreuse.pool.config.PrivateDirectory;
+import org.jvmreuse.pool.os.CurrentUser;
 
 /**
  * A turn to warm up. At most {@code parallel} JVMs of this user warm up at once on a host (one of
@@ -28,7 +28,7 @@ final class WarmupTurn implements AutoCloseable {
 
     /** Waits for a turn among {@code parallel} (0: no limit, no wait) on this host. */
     static WarmupTurn take(int parallel) throws InterruptedException {
-        return take(parallel, Path.of(System.getProperty("java.io.tmpdir"), "jvmreuse-warmup-" + PoolOptions.currentUid()));
+        return take(parallel, Path.of(System.getProperty("java.io.tmpdir"), "jvmreuse-warmup-" + CurrentUser.uid()));
     }
 
     /** Waits for a turn among {@code parallel} whose lock files are in {@code dir}. */

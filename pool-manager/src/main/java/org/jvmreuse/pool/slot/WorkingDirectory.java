@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
+import org.jvmreuse.pool.jdk.JdkInternals;
+import org.jvmreuse.pool.os.Native;
 
 /**
  * Moves the process into a run's working directory. Besides chdir(2), the JDK caches the

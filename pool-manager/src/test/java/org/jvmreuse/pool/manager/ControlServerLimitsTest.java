@@ -16,13 +16,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jvmreuse.pool.PoolThreads;
-import org.jvmreuse.pool.protocol.Frame;
-import org.jvmreuse.pool.protocol.FrameChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.jvmreuse.pool.common.PoolThreads;
+import org.jvmreuse.pool.protocol.Frame;
+import org.jvmreuse.pool.protocol.FrameChannel;
 
 /**
  * No client can make another wait: the control server's session bound, request deadline and

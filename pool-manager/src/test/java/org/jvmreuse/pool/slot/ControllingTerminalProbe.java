@@ -2,6 +2,7 @@ package org.jvmreuse.pool.slot;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jvmreuse.pool.os.PeerFiles;
 import org.jvmreuse.pool.protocol.StreamPath;
 
 /**

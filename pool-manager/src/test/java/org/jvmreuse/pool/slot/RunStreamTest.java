@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jvmreuse.pool.os.PeerFiles;
 import org.jvmreuse.pool.protocol.FileKey;
 import org.jvmreuse.pool.protocol.StreamPath;
 

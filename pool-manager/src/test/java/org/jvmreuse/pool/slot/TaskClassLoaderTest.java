@@ -19,6 +19,7 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jvmreuse.pool.classpath.TaskClassLoader;
 
 /**
  * The run loader's delegation: parent first, except that the run's entries listed before the

@@ -2,7 +2,7 @@ package org.jvmreuse.pool.slot.globals;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * java.beans keeps {@code PropertyEditorManager}'s editors and search path, the

@@ -3,7 +3,7 @@ package org.jvmreuse.pool.slot.globals;
 import java.lang.reflect.Field;
 import java.util.HashMap;
 import java.util.Map;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * A JDK factory that can be set once per JVM and the static cache of what it made: the URL

@@ -4,7 +4,7 @@ import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * java.sql.DriverManager: the registered drivers (a driver of the run's loader keeps that loader),

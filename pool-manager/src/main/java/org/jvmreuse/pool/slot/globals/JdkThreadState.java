@@ -7,8 +7,8 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import org.jvmreuse.pool.slot.JdkInternals;
-import org.jvmreuse.pool.slot.LiveThreads;
+import org.jvmreuse.pool.jdk.JdkInternals;
+import org.jvmreuse.pool.jdk.LiveThreads;
 
 /**
  * Per-thread state of the JDK threads that outlive runs and can run a run's code

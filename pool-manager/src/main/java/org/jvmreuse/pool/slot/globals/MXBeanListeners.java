@@ -5,7 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * Notification listeners a run added to the memory MXBean (usage threshold notifications) or to

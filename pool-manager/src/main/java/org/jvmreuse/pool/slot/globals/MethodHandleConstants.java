@@ -3,7 +3,7 @@ package org.jvmreuse.pool.slot.globals;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Map;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * {@code MethodHandles.Lookup} keeps the method handles it links for constants (the targets of

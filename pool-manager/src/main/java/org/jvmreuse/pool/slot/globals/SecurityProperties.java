@@ -3,7 +3,7 @@ package org.jvmreuse.pool.slot.globals;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * {@code Security.setProperty}: the security properties (about a hundred short strings) are

@@ -2,7 +2,7 @@ package org.jvmreuse.pool.slot.globals;
 
 import java.lang.reflect.Field;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * {@code ObjectInputFilter.Config}: the JVM-wide serial filter and filter factory, both settable

@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * Signal handlers a run installed with {@code sun.misc.Signal.handle} (or the JDK-internal

@@ -4,7 +4,7 @@ import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.jvmreuse.pool.slot.JdkInternals;
+import org.jvmreuse.pool.jdk.JdkInternals;
 
 /**
  * JDK defaults held in plain static fields ({@code Authenticator.setDefault}, a set-once socket

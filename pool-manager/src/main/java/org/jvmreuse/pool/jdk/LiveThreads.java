@@ -1,11 +1,11 @@
-package org.jvmreuse.pool.slot;
+package org.jvmreuse.pool.jdk;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
-import org.jvmreuse.pool.PoolThreads;
+import org.jvmreuse.pool.common.PoolThreads;
 
 /** The live platform threads of a thread group and its subgroups. */
 public final class LiveThreads {

@@ -1,4 +1,4 @@
-package org.jvmreuse.pool.slot;
+package org.jvmreuse.pool.os;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

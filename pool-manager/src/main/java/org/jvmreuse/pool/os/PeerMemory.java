@@ -1,4 +1,4 @@
-package org.jvmreuse.pool.slot;
+package org.jvmreuse.pool.os;
 
 import java.nio.ByteBuffer;
 

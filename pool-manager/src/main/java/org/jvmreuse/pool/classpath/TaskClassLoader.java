@@ -1,4 +1,4 @@
-package org.jvmreuse.pool.slot;
+package org.jvmreuse.pool.classpath;
 
 import java.io.File;
 import java.io.IOException;
@@ -26,7 +26,7 @@ import java.util.function.Predicate;
  * the shared ones (a Hadoop task with {@code mapreduce.job.user.classpath.first}: {@code $PWD},
  * the job jar, its {@code lib/*}): as in one JVM with that class path, a class or resource found
  * there wins over the shared library's, after the JDK's own. Names the shared library must keep
- * ({@link SharedPackages}, Hadoop's API) still come from it: a second copy beside the one the
+ * ({@code slot.SharedPackages}, Hadoop's API) still come from it: a second copy beside the one the
  * slot's library uses would not be the same class.
  *
  * <p>A run's loader finds native libraries on the run's {@code java.library.path} (the JDK reads

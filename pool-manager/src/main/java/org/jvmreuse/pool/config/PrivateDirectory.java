@@ -1,4 +1,4 @@
-package org.jvmreuse.pool.manager;
+package org.jvmreuse.pool.config;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -9,7 +9,7 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
-import org.jvmreuse.pool.PoolOptions;
+import org.jvmreuse.pool.os.CurrentUser;
 
 /**
  * The pool's control directory (socket, FIFOs, default logs): a real directory of the pool's
@@ -48,9 +48,9 @@ public final class PrivateDirectory {
             throw new IOException(what + " " + dir + " exists but is not a directory");
         }
         int owner = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-        if (owner != PoolOptions.currentUid()) {
+        if (owner != CurrentUser.uid()) {
             throw new IOException(what + " " + dir + " belongs to uid " + owner
-                    + ", not to this pool's user (uid " + PoolOptions.currentUid() + ")" + remedy);
+                    + ", not to this pool's user (uid " + CurrentUser.uid() + ")" + remedy);
         }
         if (!OWNER_ONLY.containsAll(attributes.permissions())) {
             throw new IOException(what + " " + dir + " has mode " + PosixFilePermissions.toString(attributes.permissions())

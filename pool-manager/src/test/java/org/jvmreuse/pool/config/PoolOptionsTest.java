@@ -1,4 +1,4 @@
-package org.jvmreuse.pool;
+package org.jvmreuse.pool.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.jvmreuse.pool.os.CurrentUser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,7 @@ class PoolOptionsTest {
         assertEquals(0, options.warmupRuns());
         assertEquals(256L << 20, options.rssMarginBytes(), "the default margin of resident memory");
         assertEquals(64L << 20, PoolOptions.parse(new String[] {"--rss-margin-mb", "64"}).rssMarginBytes());
-        assertEquals(Path.of("/tmp/jvmreuse-" + PoolOptions.currentUid() + "/pool-2.sock"),
+        assertEquals(Path.of("/tmp/jvmreuse-" + CurrentUser.uid() + "/pool-2.sock"),
                 PoolOptions.parse(new String[0]).socketPath("h", 2, true));
     }
 

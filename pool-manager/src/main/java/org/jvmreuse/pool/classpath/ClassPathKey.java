@@ -1,4 +1,4 @@
-package org.jvmreuse.pool;
+package org.jvmreuse.pool.classpath;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,13 +1,11 @@
-package org.jvmreuse.pool;
+package org.jvmreuse.pool.config;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jvmreuse.pool.manager.PrivateDirectory;
+import org.jvmreuse.pool.os.CurrentUser;
 
 /**
  * Command-line options of a pool process; every rank of one mpirun gets the same ones.
@@ -176,7 +174,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
     public Path socketPath(String host, int poolIndex, boolean sharedHost) {
         String template = socketTemplate;
         if (template == null) {
-            template = "/tmp/jvmreuse-" + currentUid() + (sharedHost ? "/pool-%i.sock" : "/pool.sock");
+            template = "/tmp/jvmreuse-" + CurrentUser.uid() + (sharedHost ? "/pool-%i.sock" : "/pool.sock");
         } else if (sharedHost && !template.contains("%i") && !template.contains("%n")) {
             throw new IllegalArgumentException("several pools run on host " + host
                     + " and would share the socket " + template + "; put %i or %n in --socket");
@@ -200,13 +198,5 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             return socket.getParent().resolve("logs");
         }
         return Path.of(fill(logDirTemplate, host, poolIndex));
-    }
-
-    public static int currentUid() {
-        try {
-            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

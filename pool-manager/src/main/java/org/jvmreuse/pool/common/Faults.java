@@ -1,4 +1,4 @@
-package org.jvmreuse.pool;
+package org.jvmreuse.pool.common;
 
 /**
  * How a pool process treats a {@code Throwable} that reached one of its message loops. A fault

@@ -1,11 +1,11 @@
-package org.jvmreuse.pool.slot;
+package org.jvmreuse.pool.jdk;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 
 /**
  * Reflective access to the few JDK internals a slot must switch per run. The pool's agent opens
- * the packages involved to the pool's code ({@link PoolModuleAccess}); the same fields exist
+ * the packages involved to the pool's code ({@code slot.PoolModuleAccess}); the same fields exist
  * from JDK 17 to 25 (the thread containers from 21).
  */
 public final class JdkInternals {

@@ -1,4 +1,4 @@
-package org.jvmreuse.pool;
+package org.jvmreuse.pool.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.jvmreuse.pool;
+package org.jvmreuse.pool.common;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

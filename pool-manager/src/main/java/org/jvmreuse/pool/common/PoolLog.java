@@ -1,4 +1,4 @@
-package org.jvmreuse.pool;
+package org.jvmreuse.pool.common;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package org.jvmreuse.pool;
+package org.jvmreuse.pool.config;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
