@@ -6,6 +6,7 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.jvmreuse.workloads.breakdown.BreakdownCommand;
 import org.jvmreuse.workloads.chart.ChartCommand;
+import org.jvmreuse.workloads.cli.UsageException;
 import org.jvmreuse.workloads.generate.GenerateGraph;
 import org.jvmreuse.workloads.generate.GeneratePoints;
 import org.jvmreuse.workloads.kmeans.KMeansCheck;

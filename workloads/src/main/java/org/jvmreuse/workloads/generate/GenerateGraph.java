@@ -4,7 +4,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
-import org.jvmreuse.workloads.Options;
+import org.jvmreuse.workloads.cli.Options;
 
 /** generate-graph: writes a {@link GraphGenerator} graph as part files into a new directory. */
 public final class GenerateGraph extends Configured implements Tool {

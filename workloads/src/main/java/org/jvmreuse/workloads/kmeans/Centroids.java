@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.jvmreuse.workloads.TextFiles;
+import org.jvmreuse.workloads.io.TextFiles;
 
 /**
  * k centroids and the rules shared by the jobs and the reference: nearest centroid by Euclidean

@@ -5,9 +5,9 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
-import org.jvmreuse.workloads.Options;
-import org.jvmreuse.workloads.OutputLayout;
-import org.jvmreuse.workloads.UsageException;
+import org.jvmreuse.workloads.cli.Options;
+import org.jvmreuse.workloads.cli.UsageException;
+import org.jvmreuse.workloads.io.OutputLayout;
 
 /**
  * verify-kmeans: compares a run's last centroids with the single-process computation for as many

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.jvmreuse.workloads.TextFiles;
+import org.jvmreuse.workloads.io.TextFiles;
 
 /** K-means in one process with the jobs' rules ({@link Centroids}); differs only by the order of additions. */
 public final class ReferenceKMeans {

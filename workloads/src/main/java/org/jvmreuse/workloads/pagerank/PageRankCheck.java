@@ -8,10 +8,10 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
-import org.jvmreuse.workloads.Options;
-import org.jvmreuse.workloads.OutputLayout;
-import org.jvmreuse.workloads.TextFiles;
-import org.jvmreuse.workloads.UsageException;
+import org.jvmreuse.workloads.cli.Options;
+import org.jvmreuse.workloads.cli.UsageException;
+import org.jvmreuse.workloads.io.OutputLayout;
+import org.jvmreuse.workloads.io.TextFiles;
 
 /**
  * verify-pagerank: compares a run's last iteration with the in-memory reference run for as many

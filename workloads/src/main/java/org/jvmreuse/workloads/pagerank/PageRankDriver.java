@@ -6,10 +6,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
-import org.jvmreuse.workloads.IterativeDriver;
-import org.jvmreuse.workloads.Options;
-import org.jvmreuse.workloads.OutputLayout;
-import org.jvmreuse.workloads.UsageException;
+import org.jvmreuse.workloads.cli.Options;
+import org.jvmreuse.workloads.cli.UsageException;
+import org.jvmreuse.workloads.io.OutputLayout;
+import org.jvmreuse.workloads.iterative.IterativeDriver;
 
 /**
  * Iterative PageRank: a set-up job counts the nodes (N) and the dangling nodes' rank (D), then

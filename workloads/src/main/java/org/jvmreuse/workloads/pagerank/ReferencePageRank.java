@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.jvmreuse.workloads.TextFiles;
+import org.jvmreuse.workloads.io.TextFiles;
 
 /**
  * PageRank in one process with the rules of the MapReduce jobs ({@link PageRankMath}, including

@@ -8,8 +8,8 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.util.Tool;
 import org.codehaus.jackson.JsonNode;
-import org.jvmreuse.workloads.Options;
-import org.jvmreuse.workloads.UsageException;
+import org.jvmreuse.workloads.cli.Options;
+import org.jvmreuse.workloads.cli.UsageException;
 
 /**
  * job-time: prints the run time in ms (finishTime - startTime) of a finished MapReduce job as the

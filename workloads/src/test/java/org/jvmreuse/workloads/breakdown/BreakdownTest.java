@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jvmreuse.workloads.UsageException;
+import org.jvmreuse.workloads.cli.UsageException;
 import org.jvmreuse.workloads.timing.Csv;
 import org.jvmreuse.workloads.timing.JobTiming;
 import org.jvmreuse.workloads.timing.TaskTiming;

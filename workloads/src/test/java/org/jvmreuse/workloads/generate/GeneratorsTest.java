@@ -18,9 +18,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jvmreuse.workloads.LocalJobs;
 import org.jvmreuse.workloads.kmeans.Points;
 import org.jvmreuse.workloads.pagerank.GraphLine;
+import org.jvmreuse.workloads.testing.LocalJobs;
 
 class GeneratorsTest {
     @TempDir

@@ -11,10 +11,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jvmreuse.workloads.LocalJobs;
-import org.jvmreuse.workloads.OutputLayout;
 import org.jvmreuse.workloads.generate.PartFiles;
 import org.jvmreuse.workloads.generate.PointGenerator;
+import org.jvmreuse.workloads.io.OutputLayout;
+import org.jvmreuse.workloads.testing.LocalJobs;
 
 /** The MapReduce K-means (LocalJobRunner) against the single-process computation. */
 class KMeansJobTest {

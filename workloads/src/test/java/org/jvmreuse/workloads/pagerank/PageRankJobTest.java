@@ -15,10 +15,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jvmreuse.workloads.LocalJobs;
-import org.jvmreuse.workloads.OutputLayout;
 import org.jvmreuse.workloads.generate.GraphGenerator;
 import org.jvmreuse.workloads.generate.PartFiles;
+import org.jvmreuse.workloads.io.OutputLayout;
+import org.jvmreuse.workloads.testing.LocalJobs;
 import org.jvmreuse.workloads.timing.IterationTiming;
 import org.jvmreuse.workloads.timing.TimingCsv;
 

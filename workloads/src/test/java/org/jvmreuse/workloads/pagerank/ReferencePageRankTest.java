@@ -10,7 +10,7 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jvmreuse.workloads.LocalJobs;
+import org.jvmreuse.workloads.testing.LocalJobs;
 
 /** The reference itself against numbers worked out by hand, so the jobs are not checked against a shared mistake. */
 class ReferencePageRankTest {

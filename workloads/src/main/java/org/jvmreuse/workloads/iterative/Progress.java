@@ -1,4 +1,4 @@
-package org.jvmreuse.workloads;
+package org.jvmreuse.workloads.iterative;
 
 import java.io.PrintStream;
 import java.util.function.LongSupplier;

@@ -1,4 +1,4 @@
-package org.jvmreuse.workloads;
+package org.jvmreuse.workloads.cli;
 
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package org.jvmreuse.workloads;
+package org.jvmreuse.workloads.testing;
 
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;

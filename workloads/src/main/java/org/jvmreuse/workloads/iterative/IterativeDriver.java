@@ -1,4 +1,4 @@
-package org.jvmreuse.workloads;
+package org.jvmreuse.workloads.iterative;
 
 import java.io.IOException;
 import java.nio.file.Paths;
@@ -16,6 +16,8 @@ import org.apache.hadoop.util.Tool;
 import org.jvmreuse.workloads.breakdown.JobPath;
 import org.jvmreuse.workloads.breakdown.JobPaths;
 import org.jvmreuse.workloads.chart.TimelineChart;
+import org.jvmreuse.workloads.cli.Options;
+import org.jvmreuse.workloads.cli.UsageException;
 import org.jvmreuse.workloads.timing.IterationTiming;
 import org.jvmreuse.workloads.timing.JobHistory;
 import org.jvmreuse.workloads.timing.JobTiming;

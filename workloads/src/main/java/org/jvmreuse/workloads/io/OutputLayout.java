@@ -1,4 +1,4 @@
-package org.jvmreuse.workloads;
+package org.jvmreuse.workloads.io;
 
 import java.io.IOException;
 import org.apache.hadoop.fs.FileStatus;

@@ -1,4 +1,4 @@
-package org.jvmreuse.workloads;
+package org.jvmreuse.workloads.cli;
 
 /** A command line that cannot run: Main prints the message and the command's usage, exit status 2. */
 public final class UsageException extends IllegalArgumentException {

@@ -1,4 +1,4 @@
-package org.jvmreuse.workloads;
+package org.jvmreuse.workloads.io;
 
 import java.io.BufferedReader;
 import java.io.IOException;
