@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
  * about fifteen of them. Three backends implement it: {@link NativeMpi} (a small JNI library over
  * the MPI C API, built with the site's {@code mpicc}, so any MPI with a C ABI works), Open MPI's
  * Java bindings ({@code JavaBindingsMpi}, compiled only where {@code mpi.jar} exists) and
- * {@link InProcessMpi} (ranks as threads of one JVM, for unit tests). {@link MpiBackends} picks
+ * {@code InProcessMpi} (ranks as threads of one JVM, in the unit tests). {@link MpiBackends} picks
  * one. Only the thread that called {@link #initThread} makes calls (MPI_THREAD_FUNNELED is
  * enough). Buffers passed to sends and receives must be direct; a backend may keep using them
  * until the request completes.
