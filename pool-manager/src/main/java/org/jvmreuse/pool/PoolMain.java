@@ -17,8 +17,8 @@ import org.jvmreuse.pool.mpi.MpiBackends;
 import org.jvmreuse.pool.mpi.MpiException;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.service.ManagerService;
+import org.jvmreuse.pool.service.MpiServicePort;
 import org.jvmreuse.pool.service.ServiceDirectory;
-import org.jvmreuse.pool.service.ServicePort;
 import org.jvmreuse.pool.slot.SlotRuntime;
 
 /**
@@ -82,7 +82,7 @@ public final class PoolMain {
         PoolLog.get().info("rank " + rank + " of " + mpi.size() + " on " + topology.host()
                 + ", pool " + topology.poolIndex() + ", MPI: " + transport.describe() + ", thread level "
                 + Mpi.threadLevelName(threadLevel) + ", Java " + Runtime.version());
-        ServicePort port = new ServicePort(transport, rank);
+        MpiServicePort port = new MpiServicePort(transport, rank);
         ManagerService service = topology.isManager(rank)
                 ? ManagerService.start(options.service(), port, topology.host(), topology.poolIndex()) : null;
         boolean leave = false;

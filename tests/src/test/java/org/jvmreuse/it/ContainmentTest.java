@@ -41,7 +41,7 @@ class ContainmentTest {
                 jar.putNextEntry(new JarEntry(entry));
                 Files.copy(Path.of(Pool.PROGRAMS, entry), jar);
             }
-            jar.putNextEntry(new JarEntry("META-INF/jvmreuse/run-hooks"));
+            jar.putNextEntry(new JarEntry("META-INF/services/org.jvmreuse.boot.RunHook"));
             jar.write("org.jvmreuse.it.sharedlib.FaultyReceiver\n".getBytes(StandardCharsets.UTF_8));
         }
         pool = Pool.start(3);

@@ -10,7 +10,7 @@ import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A shared library's run hooks (META-INF/jvmreuse/run-hooks) are called around every run that
+ * A shared library's run hooks (org.jvmreuse.boot.RunHook, listed in META-INF/services) are called around every run that
  * shares it: before, with the run's loader as context and able to set the run's environment;
  * at the end, before the run's threads are interrupted; after, told whether the run ended in a
  * way that runs shutdown hooks.
@@ -23,7 +23,7 @@ class RunHooksTest {
             String cls = "org/jvmreuse/it/sharedlib/RecordingHooks.class";
             jos.putNextEntry(new JarEntry(cls));
             Files.copy(Path.of(Pool.PROGRAMS, cls), jos);
-            jos.putNextEntry(new JarEntry("META-INF/jvmreuse/run-hooks"));
+            jos.putNextEntry(new JarEntry("META-INF/services/org.jvmreuse.boot.RunHook"));
             jos.write("# test hooks\norg.jvmreuse.it.sharedlib.RecordingHooks\n".getBytes());
         }
         try (Pool pool = Pool.start(1)) {
@@ -52,7 +52,7 @@ class RunHooksTest {
     void aBrokenHookListSendsTheRunToANewJvmWithTheReasonAndTheSlotServesOn() throws Exception {
         Path jar = Files.createTempFile("jrt-badhooks", ".jar");
         try (JarOutputStream jos = new JarOutputStream(Files.newOutputStream(jar))) {
-            jos.putNextEntry(new JarEntry("META-INF/jvmreuse/run-hooks"));
+            jos.putNextEntry(new JarEntry("META-INF/services/org.jvmreuse.boot.RunHook"));
             jos.write("org.example.NoSuchHooks\n".getBytes());
         }
         try (Pool pool = Pool.start(1)) {
@@ -60,8 +60,9 @@ class RunHooksTest {
                     "org.jvmreuse.it.programs.Echo", "3");
             assertEquals(3, bad.code(), bad.toString());
             assertEquals("echo 3\n", bad.out());
-            assertTrue(bad.err().startsWith("jvmreuse: the pool could not start the program: run hook class "
-                    + "org.example.NoSuchHooks"), "names the broken hook class, then the new JVM's output follows: " + bad);
+            assertTrue(bad.err().startsWith("jvmreuse: the pool could not start the program: a run hook of the shared class"
+                    + " path cannot be made: org.jvmreuse.boot.RunHook: Provider org.example.NoSuchHooks not found"),
+                    "names the broken hook class, then the new JVM's output follows: " + bad);
             assertTrue(bad.err().endsWith("starting a new JVM\nerr 3\n"), bad.toString());
             Pool.Result good = pool.program("Echo", "3");
             assertEquals(3, good.code(), good.toString());

@@ -1,19 +1,18 @@
 package org.jvmreuse.hadoop.task;
 
-import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
-import java.util.function.Function;
+import org.jvmreuse.boot.RunHook;
+import org.jvmreuse.boot.SlotAccess;
 import org.jvmreuse.hadoop.counters.TaskLaunches;
 
 /**
- * The slot's run hook for Hadoop 2.2.0 (listed in META-INF/jvmreuse/run-hooks): Hadoop's classes
+ * The slot's run hook for Hadoop 2.2.0 (listed in META-INF/services/org.jvmreuse.boot.RunHook): Hadoop's classes
  * stay loaded in the slot's shared loader across YARN task containers, and this makes each task
  * see the Hadoop state of a new JVM, and lets the finished task's class loader be collected.
  * Each reset step runs on its own (see {@link Problems}): beforeRun never throws; afterRun throws
  * IllegalStateException, which makes the slot retire, only when a critical step failed.
  */
-public final class HadoopTaskReset {
+public final class HadoopTaskReset implements RunHook {
     /** What beforeRun could not do, reported by the afterRun of the same run. */
     private static Problems pending = new Problems();
 
@@ -39,18 +38,16 @@ public final class HadoopTaskReset {
         }
     }
 
-    private HadoopTaskReset() {
-    }
-
     /** Called once by the slot, after the class is initialised: what the slot lends this library. */
-    @SuppressWarnings("unchecked")
-    public static void attach(Map<String, Object> port) {
-        SharedClasses.findLoadedWith((Function<String, Class<?>>) port.get("findLoadedClass"));
-        SharedExecutors.tellSlotWith((Consumer<Thread>) port.get("slotThread"));
+    @Override
+    public void attach(SlotAccess slot) {
+        SharedClasses.findLoadedWith(slot::findLoadedClass);
+        SharedExecutors.tellSlotWith(slot::slotThread);
     }
 
     /** With the run's environment, properties, directory, stdio and context loader in place. */
-    public static void beforeRun(BiConsumer<String, String> setenv) {
+    @Override
+    public void beforeRun(BiConsumer<String, String> setenv) {
         TaskLaunches.inSlot(true); // the task counts as pooled
         Problems p = new Problems();
         // launch_container.sh exports JVM_PID=$$ and execs java: Task reads its own process tree
@@ -65,13 +62,15 @@ public final class HadoopTaskReset {
     }
 
     /** When the run ends, after its JVM hooks, before the slot interrupts and stops its threads. */
-    public static void beforeEnd() {
+    @Override
+    public void beforeEnd() {
         pending.critical("IPC", IpcReset::refuseCalls);
         pending.critical("servers", RunServers::stop);
     }
 
     /** After the run's JVM hooks ran (if {@code exitHooks}) and its threads ended. */
-    public static void afterRun(boolean exitHooks) {
+    @Override
+    public void afterRun(boolean exitHooks) {
         TaskLaunches.inSlot(false);
         Problems p = pending; // with what beforeRun could not do
         pending = new Problems();

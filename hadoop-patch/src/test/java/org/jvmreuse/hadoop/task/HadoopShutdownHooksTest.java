@@ -38,9 +38,10 @@ class HadoopShutdownHooksTest {
     @Test
     void hooksRunEvenWhenTheSlotDidNotRunTheRunsJvmHooks() {
         List<String> ran = new CopyOnWriteArrayList<>();
-        HadoopTaskReset.beforeRun((name, value) -> { });
+        HadoopTaskReset hooks = new HadoopTaskReset();
+        hooks.beforeRun((name, value) -> { });
         ShutdownHookManager.get().addShutdownHook(() -> ran.add("hook"), 1);
-        HadoopTaskReset.afterRun(true); // the JVM hook registered by beforeRun never ran
+        hooks.afterRun(true); // the JVM hook registered by beforeRun never ran
         assertEquals(List.of("hook"), ran);
     }
 

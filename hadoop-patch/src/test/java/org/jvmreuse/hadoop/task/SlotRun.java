@@ -2,8 +2,6 @@ package org.jvmreuse.hadoop.task;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiConsumer;
+import org.jvmreuse.boot.RunHook;
 
 /**
  * What a slot does around one run, for the hooks' sake: beforeRun with the run's loader as
@@ -31,24 +29,16 @@ final class SlotRun {
     /** The environment changes beforeRun made. */
     final Map<String, String> env = new HashMap<>();
     private final ClassLoader loader;
-    private final Method beforeRun;
-    private final Method beforeEnd;
-    private final Method afterRun;
+    private final RunHook hook;
 
     SlotRun(ClassLoader loader) {
-        this(loader, HadoopTaskReset.class);
+        this(loader, new HadoopTaskReset());
     }
 
-    /** A run whose hooks are those of {@code hooks} (HadoopTaskReset as some shared loader has it). */
-    SlotRun(ClassLoader loader, Class<?> hooks) {
+    /** A run around which {@code hook} is called (HadoopTaskReset as some shared loader has it). */
+    SlotRun(ClassLoader loader, RunHook hook) {
         this.loader = loader;
-        try {
-            beforeRun = hooks.getMethod("beforeRun", BiConsumer.class);
-            beforeEnd = hooks.getMethod("beforeEnd");
-            afterRun = hooks.getMethod("afterRun", boolean.class);
-        } catch (NoSuchMethodException e) {
-            throw new IllegalArgumentException(e);
-        }
+        this.hook = hook;
     }
 
     /** Runs {@code program} as a run and returns its result; {@code exitHooks} as the slot passes it. */
@@ -77,7 +67,7 @@ final class SlotRun {
         }
         self.setContextClassLoader(loader);
         try {
-            invoke(beforeRun, (BiConsumer<String, String>) (name, value) -> {
+            hook.beforeRun((name, value) -> {
                 env.put(name, value);
                 ProcessEnv.set(name, value);
             });
@@ -95,10 +85,10 @@ final class SlotRun {
             main.start();
             awaitEnd(group, end);
             finishJvmHooks(hooksBefore, exitHooks);
-            invoke(beforeEnd);
+            hook.beforeEnd();
             endThreads(group);
             releaseJdkThreads(loader);
-            invoke(afterRun, exitHooks);
+            hook.afterRun(exitHooks);
             if (failure.get() instanceof Exception e) {
                 throw e;
             } else if (failure.get() != null) {
@@ -167,17 +157,6 @@ final class SlotRun {
             }
         }
         return null;
-    }
-
-    private static void invoke(Method hook, Object... arguments) throws Exception {
-        try {
-            hook.invoke(null, arguments);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof Exception cause) {
-                throw cause;
-            }
-            throw new AssertionError(e.getCause());
-        }
     }
 
     private static void finishJvmHooks(List<Thread> before, boolean run) throws InterruptedException {

@@ -12,23 +12,20 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
-import java.util.function.IntFunction;
-import java.util.function.IntPredicate;
-import java.util.function.IntUnaryOperator;
-import java.util.function.ToIntFunction;
-import java.util.function.ToLongFunction;
+import org.jvmreuse.boot.LocalPeers;
 
 /**
- * The direct entries of a port for a Shuffle Manager and a reducer in one JVM (the slots'
- * warm-up, tests). Direct chunks ("pid", "local", "address", "peerRead"): the copy out of the
- * server's memory is a copy within this process ({@code sun.misc.Unsafe}, module jdk.unsupported),
- * where a pool's port uses process_vm_readv between two processes. Lent files ("openFile",
- * "closeFile", "takeFile", "readFile"): descriptors are numbers for FileChannels of this JVM, and
- * taking one makes a second number for the same open file (closed with the last of them), where
- * a pool's port uses open, pidfd_getfd and pread.
+ * Same-host access ({@link LocalPeers}) for a Shuffle Manager and a reducer in one JVM (the slots'
+ * warm-up, tests), where every rank is local. Direct chunks ({@link #pid}, {@link #address},
+ * {@link #peerRead}): the copy out of the server's memory is a copy within this process
+ * ({@code sun.misc.Unsafe}, module jdk.unsupported), where a pool's port uses process_vm_readv
+ * between two processes. Lent files ({@link #openFile}, {@link #closeFile}, {@link #takeFile},
+ * {@link #readFile}, {@link #fileKey}): descriptors are numbers for FileChannels of this JVM, shared
+ * by every instance (the server's and the reducer's), and taking one makes a second number for
+ * the same open file (closed with the last of them), where a pool's port uses open, pidfd_getfd
+ * and pread. Tests override a method to damage or refuse what it does.
  */
-final class InProcessPeer {
+class InProcessPeer implements LocalPeers {
     private static final int ENOENT = 2;
     private static final int EIO = 5;
     private static final int EBADF = 9;
@@ -55,36 +52,19 @@ final class InProcessPeer {
     private static final AtomicInteger DESCRIPTORS = new AtomicInteger(1000);
     private static final AtomicInteger TAKEN = new AtomicInteger();
 
-    private InProcessPeer() {
+    @Override
+    public long pid() {
+        return ProcessHandle.current().pid();
     }
 
-    /** Adds a server's entries, chunks and files: every rank is local. */
-    static void server(Map<String, Object> port) {
-        port.put("pid", ProcessHandle.current().pid());
-        port.put("local", (IntPredicate) rank -> true);
-        port.put("address", (ToLongFunction<ByteBuffer>) InProcessPeer::address);
-        port.put("openFile", (ToIntFunction<String>) InProcessPeer::open);
-        port.put("closeFile", (IntUnaryOperator) InProcessPeer::close);
-        port.put("fileKey", (IntFunction<long[]>) InProcessPeer::key);
-    }
-
-    /** Adds a reducer's entries for direct chunks, copying with {@code peerRead}. */
-    static void reducer(Map<String, Object> port, BiFunction<long[], byte[], Integer> peerRead) {
-        port.put("local", (IntPredicate) rank -> true);
-        port.put("peerRead", peerRead);
-    }
-
-    /** Adds a reducer's entries for lent files, reading with {@code readFile}. */
-    static void fileReducer(Map<String, Object> port, BiFunction<long[], byte[], Integer> readFile) {
-        port.put("local", (IntPredicate) rank -> true);
-        port.put("takeFile", (ToIntFunction<long[]>) InProcessPeer::take);
-        port.put("readFile", readFile);
-        port.put("closeFile", (IntUnaryOperator) InProcessPeer::close);
-        port.put("fileKey", (IntFunction<long[]>) InProcessPeer::key);
+    @Override
+    public boolean isLocal(int rank) {
+        return true;
     }
 
     /** As fstat would: {device, inode} of the file a descriptor names (here: of where it was opened), or null. */
-    static long[] key(int fd) {
+    @Override
+    public long[] fileKey(int fd) {
         Open open = FILES.get(fd);
         try {
             Map<String, Object> attributes = open == null ? null : Files.readAttributes(open.path, "unix:dev,ino");
@@ -94,7 +74,8 @@ final class InProcessPeer {
         }
     }
 
-    static int open(String path) {
+    @Override
+    public int openFile(String path) {
         try {
             int fd = DESCRIPTORS.getAndIncrement();
             FILES.put(fd, new Open(FileChannel.open(Path.of(path), StandardOpenOption.READ), Path.of(path), new AtomicInteger(1)));
@@ -106,19 +87,21 @@ final class InProcessPeer {
         }
     }
 
-    /** As pidfd_getfd would: {pid, fd} to a second descriptor of the same open file. */
-    static int take(long[] at) {
-        Open open = FILES.get((int) at[1]);
+    /** As pidfd_getfd would: a second descriptor of the same open file. */
+    @Override
+    public int takeFile(long pid, int fd) {
+        Open open = FILES.get(fd);
         if (open == null || open.names.getAndIncrement() == 0) {
             return -EBADF;
         }
-        int fd = DESCRIPTORS.getAndIncrement();
-        FILES.put(fd, open);
+        int taken = DESCRIPTORS.getAndIncrement();
+        FILES.put(taken, open);
         TAKEN.incrementAndGet();
-        return fd;
+        return taken;
     }
 
-    static int close(int fd) {
+    @Override
+    public int closeFile(int fd) {
         Open open = FILES.remove(fd);
         if (open == null) {
             return -EBADF;
@@ -133,21 +116,22 @@ final class InProcessPeer {
         return 0;
     }
 
-    /** As pread would: {fd, position, offset, length} into the array; the count (fewer only at the end), or -errno. */
-    static Integer readFile(long[] at, byte[] into) {
-        Open open = FILES.get((int) at[0]);
+    /** As pread would: the count (fewer only at the end), or -errno. */
+    @Override
+    public int readFile(int fd, long position, byte[] into, int offset, int length) {
+        Open open = FILES.get(fd);
         if (open == null) {
             return -EBADF;
         }
-        ByteBuffer target = ByteBuffer.wrap(into, (int) at[2], (int) at[3]);
+        ByteBuffer target = ByteBuffer.wrap(into, offset, length);
         try {
-            while (target.hasRemaining() && open.channel.read(target, at[1] + target.position() - at[2]) > 0) {
+            while (target.hasRemaining() && open.channel.read(target, position + target.position() - offset) > 0) {
                 // until the end of the file or of the request
             }
         } catch (IOException e) {
             return -EIO;
         }
-        return (int) (target.position() - at[2]);
+        return target.position() - offset;
     }
 
     /** The descriptors open now (tests: every lent file is closed again). */
@@ -160,13 +144,15 @@ final class InProcessPeer {
         return TAKEN.get();
     }
 
-    static long address(ByteBuffer direct) {
+    @Override
+    public long address(ByteBuffer direct) {
         return UNSAFE.getLong(direct, ADDRESS);
     }
 
-    /** As process_vm_readv would, within this process: {pid, address, offset, length} into the array. */
-    static Integer read(long[] at, byte[] into) {
-        UNSAFE.copyMemory(null, at[1], into, sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET + at[2], at[3]);
-        return (int) at[3];
+    /** As process_vm_readv would, within this process. */
+    @Override
+    public int peerRead(long pid, long address, byte[] into, int offset, int length) {
+        UNSAFE.copyMemory(null, address, into, sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET + offset, length);
+        return length;
     }
 }

@@ -4,18 +4,19 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.IntFunction;
+import java.util.function.IntConsumer;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.jvmreuse.boot.LocalPeers;
+import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.shuffle.server.JobSecrets;
 import org.jvmreuse.shuffle.server.ShuffleManager;
 
@@ -24,13 +25,15 @@ import org.jvmreuse.shuffle.server.ShuffleManager;
  * Shuffle Manager and one for the reducer (as the pool's communication threads are), so that a
  * slot's warm-up runs the reducer's and the server's Java code (MpiShuffle, MpiCopier,
  * SegmentStream, the protocol's messages, ShuffleServer, MapOutputs) without calling MPI.
- * hadoop-patch's TaskWarmup finds it by name when the MPI shuffle is on its class path. It
- * serves the map outputs under {@code localDir} for the host {@code 127.0.0.1:shufflePort}, and
- * uses its own link, never the slot's. Instances take turns over the three ways a segment
- * travels: lent files (the reducer reads the server's open map output itself, the way between
- * two processes of one host), chunks over MPI (the way between hosts), and direct chunks copied
- * out of the server's memory (one host, a kernel without pidfd_getfd); here each within this JVM.
- * {@link #close} stops everything it started.
+ * hadoop-patch's TaskWarmup finds it by name when the MPI shuffle is on its class path (a slot's:
+ * this class uses org.jvmreuse.boot's {@link ServicePort}, which every pool JVM has). It serves the
+ * map outputs under {@code localDir} for the host {@code 127.0.0.1:shufflePort}, with a Shuffle
+ * Manager and a link of its own, never the slot's. Instances take turns over the three ways a
+ * segment travels: lent files (the reducer reads the server's open map output itself, the way
+ * between two processes of one host), chunks over MPI (the way between hosts), and direct chunks
+ * copied out of the server's memory (one host, a kernel without pidfd_getfd); here each within
+ * this JVM, each process's {@link ServicePort} a {@link LoopPort} (its same-host access an
+ * {@link InProcessPeer}, none for chunks over MPI). {@link #close} stops everything it started.
  */
 public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
     private static final int SERVER_RANK = 0;
@@ -44,7 +47,7 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
     private BiConsumer<Integer, ByteBuffer> serverReceiver;
     private BiConsumer<Integer, ByteBuffer> reducerReceiver;
     private MpiShuffle<K, V> shuffle;
-    private boolean serving;
+    private ShuffleManager manager;
     /** 0: lent files, 1: chunks over MPI, 2: direct chunks. */
     private final int way = INSTANCES.getAndIncrement() % 3;
 
@@ -64,23 +67,13 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
             // What the NodeManager's executor does when it launches a job's container.
             JobSecrets.record(localDir, context.getReduceId().getJobID().toString(),
                     context.getReduceTask().getShuffleSecret().getEncoded());
-            Map<String, Object> server = port(r -> serverReceiver = r);
-            server.put("options", Map.of("conf-dir", conf.toString(), "threads", "2"));
-            server.put("log", (BiConsumer<String, String>) (level, message) -> { });
-            if (way != 1) {
-                InProcessPeer.server(server);
-            }
-            String announced = ShuffleManager.start(server);
-            serving = true;
-            Map<String, Object> reducer = port(r -> reducerReceiver = r);
-            reducer.put("rank", REDUCER_RANK);
-            reducer.put("directory", List.of(announced));
-            if (way == 0) {
-                InProcessPeer.fileReducer(reducer, InProcessPeer::readFile);
-            } else if (way == 2) {
-                InProcessPeer.reducer(reducer, InProcessPeer::read);
-            }
-            SlotLink link = SlotLink.detached(reducer);
+            LocalPeers peers = way == 1 ? null : new InProcessPeer();
+            manager = new ShuffleManager();
+            String announced = manager.start(new LoopPort(SERVER_RANK, List.of(), r -> serverReceiver = r, peers),
+                    Map.of("conf-dir", conf.toString(), "threads", "2"), "127.0.0.1", 0);
+            ServicePort reducer = new LoopPort(REDUCER_RANK, List.of(announced), r -> reducerReceiver = r, peers);
+            // way 0: the reducer takes lent files only; way 2: direct chunks only (no pidfd_getfd)
+            SlotLink link = PortLink.on(reducer, way == 2, way == 0);
             shuffle = new MpiShuffle<>(() -> link);
             shuffle.init(context);
         } catch (Exception e) {
@@ -95,32 +88,82 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
 
     /**
      * A process's MPI: a message to the server goes to the server's thread and one to the reducer
-     * to the reducer's (the pool's communication threads); buffers are direct, as MPI's are.
+     * to the reducer's (the pool's communication threads); buffers are direct, as MPI's are. No
+     * process of the loop ends while it runs, and the warm-up's server logs nothing.
      */
-    private Map<String, Object> port(Consumer<BiConsumer<Integer, ByteBuffer>> receiver) {
-        Map<String, Object> port = new HashMap<>();
-        port.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> {
+    private final class LoopPort implements ServicePort {
+        private final int rank;
+        private final List<String> directory;
+        private final Consumer<BiConsumer<Integer, ByteBuffer>> receiver;
+        private final LocalPeers peers;
+
+        LoopPort(int rank, List<String> directory, Consumer<BiConsumer<Integer, ByteBuffer>> receiver, LocalPeers peers) {
+            this.rank = rank;
+            this.directory = directory;
+            this.receiver = receiver;
+            this.peers = peers;
+        }
+
+        @Override
+        public int rank() {
+            return rank;
+        }
+
+        @Override
+        public List<String> directory() {
+            return directory;
+        }
+
+        @Override
+        public void send(int dest, ByteBuffer payload) {
             if (dest == SERVER_RANK) {
                 serverThread.execute(() -> serverReceiver.accept(REDUCER_RANK, payload));
             } else {
                 reducerThread.execute(() -> reducerReceiver.accept(SERVER_RANK, payload));
             }
-        });
-        // As MPI does: a lent chunk (a mapping of file.out) lands in a buffer of the reducer's
-        // process, the lender gets it back, and header and chunk arrive together, in order.
-        port.put("sendLent", (Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>>) done -> (dest, pair) -> {
-            ByteBuffer received = ByteBuffer.allocateDirect(pair[1].limit());
-            received.put(0, pair[1], 0, pair[1].limit());
-            done.accept(pair[1]);
+        }
+
+        /**
+         * As MPI does: a lent chunk (a mapping of file.out) lands in a buffer of the reducer's
+         * process, the lender gets it back, and header and chunk arrive together, in order.
+         */
+        @Override
+        public void sendLent(int dest, ByteBuffer header, ByteBuffer body, Consumer<ByteBuffer> done) {
+            ByteBuffer received = ByteBuffer.allocateDirect(body.limit());
+            received.put(0, body, 0, body.limit());
+            done.accept(body);
             reducerThread.execute(() -> {
-                reducerReceiver.accept(SERVER_RANK, pair[0]);
+                reducerReceiver.accept(SERVER_RANK, header);
                 reducerReceiver.accept(SERVER_RANK, received);
             });
-        });
-        port.put("buffer", (IntFunction<ByteBuffer>) ByteBuffer::allocateDirect);
-        port.put("release", (Consumer<ByteBuffer>) buffer -> { });
-        port.put("receiver", receiver);
-        return port;
+        }
+
+        @Override
+        public ByteBuffer buffer(int capacity) {
+            return ByteBuffer.allocateDirect(capacity);
+        }
+
+        @Override
+        public void release(ByteBuffer buffer) {
+        }
+
+        @Override
+        public void receiveWith(BiConsumer<Integer, ByteBuffer> receiver) {
+            this.receiver.accept(receiver);
+        }
+
+        @Override
+        public void lostWith(IntConsumer lost) {
+        }
+
+        @Override
+        public void log(String level, String message) {
+        }
+
+        @Override
+        public Optional<LocalPeers> localPeers() {
+            return Optional.ofNullable(peers);
+        }
     }
 
     @Override
@@ -133,9 +176,9 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
         if (shuffle != null) {
             shuffle.close();
         }
-        if (serving) {
-            ShuffleManager.stop();
-            serving = false;
+        if (manager != null) {
+            manager.stop();
+            manager = null;
         }
         serverThread.shutdownNow();
         reducerThread.shutdownNow();

@@ -2,26 +2,32 @@ package org.jvmreuse.shuffle.server;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.function.BiConsumer;
+import org.jvmreuse.boot.PoolService;
+import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.shuffle.protocol.Announcement;
-import org.jvmreuse.shuffle.protocol.MessagePort;
 
 /**
- * The Shuffle Manager: a pool service ({@code PoolMain --service}) in each Pool Manager process
- * that serves its node's map outputs over MPI. Options ({@code --service-opt}): {@code conf-dir}
- * (the NodeManager's Hadoop configuration directory; required) and {@code threads} (readers in
- * concurrent mode, default 4). It announces the NodeManager's shuffle port and host names.
+ * The Shuffle Manager: a pool service ({@code PoolMain --service}, an
+ * {@code org.jvmreuse.boot.PoolService} made with its public no-argument constructor) in each
+ * Pool Manager process that serves its node's map outputs over MPI. Options
+ * ({@code --service-opt}): {@code conf-dir} (the NodeManager's Hadoop configuration directory;
+ * required) and {@code threads} (readers in concurrent mode, default 4). It announces the
+ * NodeManager's shuffle port and host names. Each instance serves on its own port: the pool makes
+ * one per process, a slot's warm-up one per warm-up shuffle; a second start of a serving instance
+ * is refused, and a stop of one that does not serve does nothing.
  */
-public final class ShuffleManager {
-    private static ShuffleServer server;
+public final class ShuffleManager implements PoolService {
+    private ShuffleServer server;
 
-    private ShuffleManager() {
+    public ShuffleManager() {
     }
 
-    @SuppressWarnings("unchecked")
-    public static synchronized String start(Map<String, Object> port) throws Exception {
-        Map<String, String> options = (Map<String, String>) port.get("options");
-        BiConsumer<String, String> log = (BiConsumer<String, String>) port.get("log");
+    @Override
+    public synchronized String start(ServicePort port, Map<String, String> options, String host, int poolIndex)
+            throws Exception {
+        if (server != null) {
+            throw new IllegalStateException("this Shuffle Manager serves already");
+        }
         String confDir = options.get("conf-dir");
         if (confDir == null) {
             throw new IllegalArgumentException("the Shuffle Manager needs --service-opt conf-dir=<NodeManager conf dir>");
@@ -32,15 +38,16 @@ public final class ShuffleManager {
         }
         NodeSettings node = NodeSettings.read(Path.of(confDir));
         MapOutputs outputs = new MapOutputs(node.localDirs(), System.getProperty("user.name"), node.indexCacheBytes());
-        server = new ShuffleServer(outputs, new JobSecrets(node.localDirs()), node.shufflePort(), threads, MessagePort.of(port), log);
-        MessagePort.receiveWith(port, server::receive);
-        MessagePort.lostWith(port, server::lost);
-        log.accept("info", "MPI shuffle: serving the map outputs in " + node.localDirs() + " for shuffle port "
+        server = new ShuffleServer(outputs, new JobSecrets(node.localDirs()), node.shufflePort(), threads, port);
+        port.receiveWith(server::receive);
+        port.lostWith(server::lost);
+        port.log("info", "MPI shuffle: serving the map outputs in " + node.localDirs() + " for shuffle port "
                 + node.shufflePort() + " (" + threads + " reader threads, index cache " + node.indexCacheBytes() / 1024 + " KiB)");
         return new Announcement(node.shufflePort(), node.hostNames()).format();
     }
 
-    public static synchronized void stop() {
+    @Override
+    public synchronized void stop() {
         if (server != null) {
             server.stop();
             server = null;

@@ -7,8 +7,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
-import org.jvmreuse.shuffle.protocol.MessagePort;
+import org.jvmreuse.boot.LocalPeers;
+import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.shuffle.protocol.Messages;
 import org.jvmreuse.shuffle.protocol.RequestHash;
 
@@ -34,10 +34,9 @@ final class ShuffleServer {
     private final JobSecrets secrets;
     /** The NodeManager shuffle port this server stands in for: what the requests' HMACs name. */
     private final int shufflePort;
-    private final MessagePort port;
-    /** Sends a DATA header and its mapped chunk as one unit; unmaps the chunk once MPI is done with it. */
-    private final BiConsumer<Integer, ByteBuffer[]> sendMapped;
-    private final BiConsumer<String, String> log;
+    private final ServicePort port;
+    /** The port's same-host access (to lend chunks and files to reducers on this host); null where it has none. */
+    private final LocalPeers peers;
     private final ExecutorService blocking = Executors.newSingleThreadExecutor(r -> thread(r, "mpi-shuffle-blocking"));
     private final ExecutorService concurrent;
     private final AtomicLong served = new AtomicLong();
@@ -47,14 +46,12 @@ final class ShuffleServer {
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean stopped;
 
-    ShuffleServer(MapOutputs outputs, JobSecrets secrets, int shufflePort, int threads, MessagePort port,
-                  BiConsumer<String, String> log) {
+    ShuffleServer(MapOutputs outputs, JobSecrets secrets, int shufflePort, int threads, ServicePort port) {
         this.outputs = outputs;
         this.secrets = secrets;
         this.shufflePort = shufflePort;
         this.port = port;
-        this.sendMapped = port.sendLent().apply(Mappings::unmap);
-        this.log = log;
+        this.peers = port.localPeers().orElse(null);
         this.concurrent = Executors.newFixedThreadPool(threads, r -> thread(r, "mpi-shuffle-server"));
     }
 
@@ -64,14 +61,14 @@ final class ShuffleServer {
         try {
             message = Messages.decode(payload);
         } catch (IOException e) {
-            log.accept("warn", "MPI shuffle: a malformed request from rank " + source + ": " + e.getMessage());
+            port.log("warn", "MPI shuffle: a malformed request from rank " + source + ": " + e.getMessage());
             return;
         } finally {
-            port.release().accept(payload); // a request is copied out of its buffer
+            port.release(payload); // a request is copied out of its buffer
         }
         if (message instanceof Messages.Ping ping) {
             // Answered here, ahead of queued reads: a reducer asks only whether this server is there.
-            port.send().accept(source, stopped ? unavailable(ping.requestId()) : new Messages.Alive(ping.requestId()).encode());
+            port.send(source, stopped ? unavailable(ping.requestId()) : new Messages.Alive(ping.requestId()).encode());
             return;
         }
         if (message instanceof Messages.Release release) {
@@ -83,7 +80,7 @@ final class ShuffleServer {
             return;
         }
         if (!(message instanceof Messages.Read read)) {
-            log.accept("warn", "MPI shuffle: rank " + source + " sent a reply to the server; ignored");
+            port.log("warn", "MPI shuffle: rank " + source + " sent a reply to the server; ignored");
             return;
         }
         ExecutorService lane = read.mode() == Messages.Mode.BLOCKING ? blocking : concurrent;
@@ -93,7 +90,7 @@ final class ShuffleServer {
             }
             lane.execute(() -> serve(source, read));
         } catch (RejectedExecutionException e) {
-            port.send().accept(source, unavailable(read.requestId()));
+            port.send(source, unavailable(read.requestId()));
         }
     }
 
@@ -131,9 +128,9 @@ final class ShuffleServer {
             MapOutputs.Segment segment = outputs.segment(read.user(), read.jobId(), read.mapId(), read.reduce());
             // A read at or past the end gets no bytes: a reducer may ask ahead before it knows the length.
             int length = (int) Math.min(read.length(), Math.max(0, segment.length() - read.offset()));
-            boolean lendFile = length > 0 && read.file() && port.lendsFilesTo(source);
+            boolean lendFile = length > 0 && read.file() && local(source);
             if (read.offset() == 0) {
-                log.accept("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
+                port.log("info", "MPI shuffle: serving " + read.mapId() + " partition " + read.reduce() + " ("
                         + segment.length() + " bytes, " + read.mode().name().toLowerCase()
                         + (lendFile ? ", file lent" : "") + ") to rank " + source);
             }
@@ -145,39 +142,46 @@ final class ShuffleServer {
                 chunk = outputs.map(segment, read.offset(), length);
             }
             served.incrementAndGet();
-            if (chunk != null && read.direct() && port.lendsTo(source)) {
+            if (chunk != null && read.direct() && local(source)) {
                 // The reducer copies the chunk out of this process (one copy, by its own thread)
                 // and releases it; nothing but the header goes over MPI.
-                ByteBuffer header = Messages.Data.direct(port.buffer().apply(Messages.Data.DIRECT_HEADER), read.requestId(),
-                        read.offset(), segment.length(), segment.rawLength(), length, port.pid(),
-                        port.address().applyAsLong(chunk));
+                ByteBuffer header = Messages.Data.direct(port.buffer(Messages.Data.DIRECT_HEADER), read.requestId(),
+                        read.offset(), segment.length(), segment.rawLength(), length, peers.pid(), peers.address(chunk));
                 ByteBuffer mapped = chunk;
                 chunk = null; // kept until released, or unmapped at once by add
                 if (!lent.add(source, read.requestId(), read.offset(), () -> Mappings.unmap(mapped))) {
-                    port.release().accept(header); // its stream has ended: nobody would copy it
+                    port.release(header); // its stream has ended: nobody would copy it
                     return;
                 }
                 lentChunks.incrementAndGet();
-                port.send().accept(source, header);
+                port.send(source, header);
                 return;
             }
-            ByteBuffer header = Messages.Data.header(port.buffer().apply(Messages.Data.HEADER), read.requestId(), read.offset(),
+            ByteBuffer header = Messages.Data.header(port.buffer(Messages.Data.HEADER), read.requestId(), read.offset(),
                     segment.length(), segment.rawLength(), chunk);
             if (chunk == null) {
-                port.send().accept(source, header);
+                port.send(source, header);
             } else {
                 // MPI sends the mapped region in place and hands it back, to be unmapped, once done with it.
-                sendMapped.accept(source, new ByteBuffer[] {header, chunk});
+                port.sendLent(source, header, chunk, Mappings::unmap);
             }
         } catch (IOException | RuntimeException e) {
             failures.incrementAndGet();
-            log.accept("warn", "MPI shuffle: cannot serve " + read.mapId() + " partition " + read.reduce() + " to rank "
+            port.log("warn", "MPI shuffle: cannot serve " + read.mapId() + " partition " + read.reduce() + " to rank "
                     + source + ": " + e.getMessage());
             if (chunk != null) {
                 Mappings.unmap(chunk);
             }
-            port.send().accept(source, new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode());
+            port.send(source, new Messages.Failure(read.requestId(), String.valueOf(e.getMessage())).encode());
         }
+    }
+
+    /**
+     * Whether chunks and files can be lent to {@code rank} for it to copy or read itself: the port
+     * has same-host access and {@code rank} is a pool process on this host.
+     */
+    private boolean local(int rank) {
+        return peers != null && peers.isLocal(rank);
     }
 
     /**
@@ -197,20 +201,20 @@ final class ShuffleServer {
      * output opened here and kept open for the reducer until it releases the request.
      */
     private void lendFile(int source, Messages.Read read, MapOutputs.Segment segment) throws IOException {
-        int fd = outputs.open(segment, port.openFile(), port.closeFile());
-        long[] key = port.fileKey().apply(fd);
+        int fd = outputs.open(segment, peers::openFile, peers::closeFile);
+        long[] key = peers.fileKey(fd);
         if (key == null) {
-            port.closeFile().applyAsInt(fd);
+            peers.closeFile(fd);
             throw new IOException("cannot tell the device and inode of " + segment.file() + " opened to lend");
         }
-        ByteBuffer header = Messages.Data.file(port.buffer().apply(Messages.Data.FILE_HEADER), read.requestId(), read.offset(),
-                segment.length(), segment.rawLength(), port.pid(), fd, segment.start() + read.offset(), key);
-        if (!lent.add(source, read.requestId(), read.offset(), () -> port.closeFile().applyAsInt(fd))) {
-            port.release().accept(header); // its stream has ended: nobody would read it (add closed it)
+        ByteBuffer header = Messages.Data.file(port.buffer(Messages.Data.FILE_HEADER), read.requestId(), read.offset(),
+                segment.length(), segment.rawLength(), peers.pid(), fd, segment.start() + read.offset(), key);
+        if (!lent.add(source, read.requestId(), read.offset(), () -> peers.closeFile(fd))) {
+            port.release(header); // its stream has ended: nobody would read it (add closed it)
             return;
         }
         lentFiles.incrementAndGet();
-        port.send().accept(source, header);
+        port.send(source, header);
     }
 
     void stop() {
@@ -223,7 +227,7 @@ final class ShuffleServer {
             Thread.currentThread().interrupt();
         }
         lent.close();
-        log.accept("info", "MPI shuffle: served " + served.get() + " chunks (" + lentChunks.get() + " of them copied by"
+        port.log("info", "MPI shuffle: served " + served.get() + " chunks (" + lentChunks.get() + " of them copied by"
                 + " reducers on this host out of this process), lent " + lentFiles.get() + " segments' files to reducers"
                 + " on this host, " + failures.get() + " failed requests");
     }

@@ -11,10 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.fs.ChecksumException;
@@ -33,20 +33,23 @@ import org.apache.hadoop.mapred.IFileInputStream;
 import org.apache.hadoop.mapred.IFileOutputStream;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.jvmreuse.boot.LocalPeers;
+import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.shuffle.protocol.Messages;
 import org.jvmreuse.shuffle.protocol.RequestHash;
 import org.jvmreuse.shuffle.server.JobSecrets;
 import org.jvmreuse.shuffle.server.MapOutputFiles;
 import org.jvmreuse.shuffle.server.ShuffleManager;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The reducer's segment reads against a real Shuffle Manager over real map output files, with
  * the pool's MPI replaced by two message threads (one per process, as the pool's communication
- * threads are), and, for direct chunks, the copy out of the server's process by a copy within
- * this JVM. The MPI path itself is covered by the Hadoop integration tests.
+ * threads are; each process's {@link ServicePort} a {@link TestPort}), and, for direct chunks and
+ * lent files, the copy out of the server's process or the read of its file by one within this JVM
+ * ({@link InProcessPeer}). The MPI path itself is covered by the Hadoop integration tests.
  */
 class SegmentStreamTest {
     private static final int SERVER_RANK = 0;
@@ -65,24 +68,33 @@ class SegmentStreamTest {
     private final List<Object> sentToNobody = Collections.synchronizedList(new java.util.ArrayList<>());
     private BiConsumer<Integer, ByteBuffer> serverReceiver;
     /** Who the server told the port to tell of ranks whose process ended. */
-    private java.util.function.IntConsumer serverLost;
+    private IntConsumer serverLost;
     private BiConsumer<Integer, ByteBuffer> clientReceiver;
     /** Buffers the server took for replies and nobody has given back yet. */
     private final Set<ByteBuffer> taken = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private final Set<ByteBuffer> givenBack = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private final AtomicInteger givenTwice = new AtomicInteger();
-    /** The reducer's copy out of the server's memory; null: the port offers no direct chunks. */
-    private java.util.function.BiFunction<long[], byte[], Integer> peerRead;
-    /** The reducer's read of a lent file; null: the port offers no lent files. */
-    private java.util.function.BiFunction<long[], byte[], Integer> readFile;
+    /** Same-host access within this JVM, as the ports' and the tests' own reads use it. */
+    private static final InProcessPeer PEERS = new InProcessPeer();
+    /** The in-JVM read of a lent file. */
+    private static final Read LENT_FILE = (fd, position, into, offset, length) -> PEERS.readFile((int) fd, position, into, offset,
+            length);
+    /** The reducer's copy out of the server's memory (pid, address); null: the port offers no direct chunks. */
+    private Read peerRead;
+    /** The reducer's read of a lent file (descriptor, position); null: the port offers no lent files. */
+    private Read readFile;
     /** Replaces the port's take of a lent file (null: the in-JVM one). */
-    private java.util.function.ToIntFunction<long[]> takeFile;
+    private Take takeFile;
     /** READ messages the server received. */
     private final AtomicInteger reads = new AtomicInteger();
+    /** The Shuffle Manager {@link #connect} started. */
+    private ShuffleManager manager;
 
     @AfterEach
     void stop() {
-        ShuffleManager.stop();
+        if (manager != null) {
+            manager.stop();
+        }
         serverThread.shutdownNow();
         clientThread.shutdownNow();
         delayed.shutdownNow();
@@ -103,6 +115,97 @@ class SegmentStreamTest {
         };
     }
 
+    /** A read of {@code length} bytes at {@code position} of {@code source} into {@code into} at {@code offset}: the count, or -errno. */
+    private interface Read {
+        int read(long source, long position, byte[] into, int offset, int length);
+    }
+
+    /** Takes descriptor {@code fd} of process {@code pid}: a descriptor here, or -errno. */
+    private interface Take {
+        int take(long pid, int fd);
+    }
+
+    /** One process's MPI in this test: what it sends goes to {@code send} or {@code sendLent}. */
+    private static final class TestPort implements ServicePort {
+        /** Sends a header and its lent body as one unit, then gives the body back through the consumer. */
+        interface SendLent {
+            void send(int dest, ByteBuffer header, ByteBuffer body, Consumer<ByteBuffer> done);
+        }
+
+        private final int rank;
+        private final List<String> directory;
+        private final BiConsumer<Integer, ByteBuffer> send;
+        private final SendLent sendLent;
+        private final IntFunction<ByteBuffer> buffer;
+        private final Consumer<ByteBuffer> release;
+        private final Consumer<BiConsumer<Integer, ByteBuffer>> receiver;
+        private final Consumer<IntConsumer> lost;
+        private final LocalPeers peers;
+
+        TestPort(int rank, List<String> directory, BiConsumer<Integer, ByteBuffer> send, SendLent sendLent,
+                 IntFunction<ByteBuffer> buffer, Consumer<ByteBuffer> release, Consumer<BiConsumer<Integer, ByteBuffer>> receiver,
+                 Consumer<IntConsumer> lost, LocalPeers peers) {
+            this.rank = rank;
+            this.directory = directory;
+            this.send = send;
+            this.sendLent = sendLent;
+            this.buffer = buffer;
+            this.release = release;
+            this.receiver = receiver;
+            this.lost = lost;
+            this.peers = peers;
+        }
+
+        @Override
+        public int rank() {
+            return rank;
+        }
+
+        @Override
+        public List<String> directory() {
+            return directory;
+        }
+
+        @Override
+        public void send(int dest, ByteBuffer message) {
+            send.accept(dest, message);
+        }
+
+        @Override
+        public void sendLent(int dest, ByteBuffer header, ByteBuffer body, Consumer<ByteBuffer> done) {
+            sendLent.send(dest, header, body, done);
+        }
+
+        @Override
+        public ByteBuffer buffer(int capacity) {
+            return buffer.apply(capacity);
+        }
+
+        @Override
+        public void release(ByteBuffer message) {
+            release.accept(message);
+        }
+
+        @Override
+        public void receiveWith(BiConsumer<Integer, ByteBuffer> receiver) {
+            this.receiver.accept(receiver);
+        }
+
+        @Override
+        public void lostWith(IntConsumer lost) {
+            this.lost.accept(lost);
+        }
+
+        @Override
+        public void log(String level, String message) {
+        }
+
+        @Override
+        public Optional<LocalPeers> localPeers() {
+            return Optional.ofNullable(peers);
+        }
+    }
+
     /** Starts a Shuffle Manager on {@code files} and attaches the slot link; {@code wire} may alter replies. */
     private SlotLink connect(MapOutputFiles files, UnaryOperator<ByteBuffer> wire) throws Exception {
         return connect(files, wire, 0);
@@ -114,24 +217,21 @@ class SegmentStreamTest {
         Path conf = Files.createDirectories(root.resolve("conf"));
         Files.writeString(conf.resolve("yarn-site.xml"), "<configuration><property><name>yarn.nodemanager.local-dirs</name>"
                 + "<value>" + files.localDir + "</value></property></configuration>");
-        Map<String, Object> server = new HashMap<>();
-        server.put("options", Map.of("conf-dir", conf.toString(), "threads", "3"));
-        server.put("log", (BiConsumer<String, String>) (level, message) -> { });
-        server.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> {
+        BiConsumer<Integer, ByteBuffer> serverSend = (dest, payload) -> {
             Runnable deliver = () -> clientThread.execute(() -> clientReceiver.accept(SERVER_RANK, wire.apply(payload)));
             if (dataDelayMillis > 0 && payload.get(0) == Messages.DATA) {
                 delayed.schedule(deliver, dataDelayMillis, TimeUnit.MILLISECONDS);
             } else {
                 deliver.run();
             }
-        });
+        };
         // As MPI does: the chunk lands in a buffer of the reducer's process, then the server gets its own back.
-        server.put("sendLent", (Function<Consumer<ByteBuffer>, BiConsumer<Integer, ByteBuffer[]>>) done -> (dest, pair) -> {
-            ByteBuffer received = takeBuffer().apply(pair[1].limit());
-            received.put(0, pair[1], 0, pair[1].limit());
-            done.accept(pair[1]);
+        TestPort.SendLent serverSendLent = (dest, header, body, done) -> {
+            ByteBuffer received = takeBuffer().apply(body.limit());
+            received.put(0, body, 0, body.limit());
+            done.accept(body);
             Runnable deliver = () -> clientThread.execute(() -> {
-                clientReceiver.accept(SERVER_RANK, wire.apply(pair[0]));
+                clientReceiver.accept(SERVER_RANK, wire.apply(header));
                 clientReceiver.accept(SERVER_RANK, wire.apply(received));
             });
             if (dataDelayMillis > 0) {
@@ -139,19 +239,13 @@ class SegmentStreamTest {
             } else {
                 deliver.run();
             }
-        });
-        server.put("buffer", takeBuffer());
-        server.put("release", (Consumer<ByteBuffer>) this::giveBack);
-        server.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> serverReceiver = r);
-        server.put("lost", (Consumer<java.util.function.IntConsumer>) l -> serverLost = l);
-        if (peerRead != null || readFile != null) {
-            InProcessPeer.server(server);
-        }
-        String announced = ShuffleManager.start(server);
-        Map<String, Object> slot = new HashMap<>();
-        slot.put("rank", 1);
-        slot.put("directory", List.of(announced, ""));
-        slot.put("send", (BiConsumer<Integer, ByteBuffer>) (dest, payload) -> {
+        };
+        boolean local = peerRead != null || readFile != null;
+        manager = new ShuffleManager();
+        String announced = manager.start(new TestPort(SERVER_RANK, List.of(), serverSend, serverSendLent, takeBuffer(),
+                        this::giveBack, r -> serverReceiver = r, l -> serverLost = l, local ? PEERS : null),
+                Map.of("conf-dir", conf.toString(), "threads", "3"), "localhost", 0);
+        BiConsumer<Integer, ByteBuffer> slotSend = (dest, payload) -> {
             if (dest == SERVER_RANK) {
                 if (payload.get(0) == Messages.READ) {
                     reads.incrementAndGet();
@@ -164,20 +258,28 @@ class SegmentStreamTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             }
-        });
-        slot.put("buffer", takeBuffer());
-        slot.put("release", (Consumer<ByteBuffer>) this::giveBack);
-        slot.put("receiver", (Consumer<BiConsumer<Integer, ByteBuffer>>) r -> clientReceiver = r);
-        if (peerRead != null) {
-            InProcessPeer.reducer(slot, peerRead);
-        }
-        if (readFile != null) {
-            InProcessPeer.fileReducer(slot, readFile);
-            if (takeFile != null) {
-                slot.put("takeFile", takeFile);
+        };
+        // The reducer's reads and takes as this test sets them.
+        InProcessPeer slotPeers = new InProcessPeer() {
+            @Override
+            public int peerRead(long pid, long address, byte[] into, int offset, int length) {
+                return peerRead.read(pid, address, into, offset, length);
             }
-        }
-        SlotLink.attach(slot);
+
+            @Override
+            public int readFile(int fd, long position, byte[] into, int offset, int length) {
+                return readFile.read(fd, position, into, offset, length);
+            }
+
+            @Override
+            public int takeFile(long pid, int fd) {
+                return takeFile != null ? takeFile.take(pid, fd) : super.takeFile(pid, fd);
+            }
+        };
+        TestPort slot = new TestPort(1, List.of(announced, ""), slotSend, (dest, header, body, done) -> {
+            throw new UnsupportedOperationException("the reducer lends nothing");
+        }, takeBuffer(), this::giveBack, r -> clientReceiver = r, l -> { }, local ? slotPeers : null);
+        SlotLink.attach(PortLink.on(slot, peerRead != null, readFile != null));
         RankDirectory directory = RankDirectory.of(SlotLink.current().directory());
         assertEquals(SERVER_RANK, directory.rankOf(java.net.InetAddress.getLocalHost().getHostName() + ":13562"));
         assertEquals(-1, directory.rankOf(java.net.InetAddress.getLocalHost().getHostName() + ":13563"));
@@ -333,9 +435,9 @@ class SegmentStreamTest {
     void directChunksArriveWholeAndEveryMappingGoesOnceCopiedOrTheStreamCloses() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 13, 0, 10, CHUNK, 3 * CHUNK + 123, 9 * CHUNK);
         AtomicInteger copies = new AtomicInteger();
-        peerRead = (at, into) -> {
+        peerRead = (pid, address, into, offset, length) -> {
             copies.incrementAndGet();
-            return InProcessPeer.read(at, into);
+            return PEERS.peerRead(pid, address, into, offset, length);
         };
         SlotLink link = connect(files, p -> {
             assertTrue(p.limit() <= Messages.Data.DIRECT_HEADER, "a chunk came as a message of " + p.limit() + " bytes");
@@ -362,12 +464,11 @@ class SegmentStreamTest {
     }
 
     /** {@code read} with byte 50 of every read of over 100 bytes flipped while {@code damage} is set. */
-    private static java.util.function.BiFunction<long[], byte[], Integer> damaging(
-            java.util.function.BiFunction<long[], byte[], Integer> read, AtomicBoolean damage) {
-        return (at, into) -> {
-            int n = read.apply(at, into);
+    private static Read damaging(Read read, AtomicBoolean damage) {
+        return (source, position, into, offset, length) -> {
+            int n = read.read(source, position, into, offset, length);
             if (damage.get() && n > 100) {
-                into[(int) at[2] + 50] ^= 0x10;
+                into[offset + 50] ^= 0x10;
             }
             return n;
         };
@@ -403,7 +504,7 @@ class SegmentStreamTest {
     @Test
     void aDirectChunkDamagedInItsCopyFailsTheIFileChecksum() throws Exception {
         AtomicBoolean damage = new AtomicBoolean();
-        peerRead = damaging(InProcessPeer::read, damage);
+        peerRead = damaging(PEERS::peerRead, damage);
         assertEquals(List.of(), mappingsOf(readDamaged(14, damage).data));
     }
 
@@ -414,7 +515,7 @@ class SegmentStreamTest {
     @Test
     void aReducerNotAllowedToReadTheServersMemoryTakesItsChunksOverMpiFromThenOn() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 15, 3 * CHUNK + 5);
-        peerRead = (at, into) -> -1; // EPERM
+        peerRead = (pid, address, into, offset, length) -> -1; // EPERM
         SlotLink link = connect(files, p -> p);
         IOException e = assertThrows(IOException.class, () -> {
             try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
@@ -443,9 +544,9 @@ class SegmentStreamTest {
     void lentFilesArriveWholeWithOneReadEachAndEveryDescriptorIsClosed() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 16, 0, 10, CHUNK, 3 * CHUNK + 123, 9 * CHUNK);
         AtomicInteger fileReads = new AtomicInteger();
-        readFile = (at, into) -> {
+        readFile = (fd, position, into, offset, length) -> {
             fileReads.incrementAndGet();
-            return InProcessPeer.readFile(at, into);
+            return PEERS.readFile((int) fd, position, into, offset, length);
         };
         SlotLink link = connect(files, p -> {
             assertTrue(p.limit() <= Messages.Data.FILE_HEADER, "bytes came as a message of " + p.limit() + " bytes");
@@ -477,7 +578,7 @@ class SegmentStreamTest {
     @Test
     void aLentFileDamagedInItsReadFailsTheIFileChecksum() throws Exception {
         AtomicBoolean damage = new AtomicBoolean();
-        readFile = damaging(InProcessPeer::readFile, damage);
+        readFile = damaging(LENT_FILE, damage);
         readDamaged(17, damage);
         assertEquals(0, openDescriptors());
     }
@@ -489,9 +590,9 @@ class SegmentStreamTest {
     @Test
     void aLentFileThatEndsEarlyIsAnIOExceptionAndATruncatedOneIsNotLent() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 18, 3 * CHUNK + 7);
-        readFile = (at, into) -> {
-            int n = InProcessPeer.readFile(at, into);
-            return at[1] >= 2 * CHUNK ? 0 : n; // the file ends at 2 chunks
+        readFile = (fd, position, into, offset, length) -> {
+            int n = PEERS.readFile((int) fd, position, into, offset, length);
+            return position >= 2 * CHUNK ? 0 : n; // the file ends at 2 chunks
         };
         SlotLink link = connect(files, p -> p);
         IOException e = assertThrows(IOException.class, () -> {
@@ -519,7 +620,7 @@ class SegmentStreamTest {
     @Test
     void aReadWithoutItsJobsHmacIsRefused() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 22, 3 * CHUNK, 2 * CHUNK);
-        readFile = InProcessPeer::readFile;
+        readFile = LENT_FILE;
         SlotLink link = connect(files, p -> p);
         String otherJobs = RequestHash.of(JobTokenSecretManager.createSecretKey(new byte[] {1, 2, 3}), SHUFFLE_PORT, MapOutputFiles.JOB, 1,
                 MapOutputFiles.MAP);
@@ -562,7 +663,7 @@ class SegmentStreamTest {
     @Test
     void aNegativeOffsetIsRefusedOnTheFilePathAndAnOverLongOneLendsNothing() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 20, 3 * CHUNK, 2 * CHUNK);
-        readFile = InProcessPeer::readFile;
+        readFile = LENT_FILE;
         SlotLink link = connect(files, p -> p);
         Object reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
                 MapOutputFiles.MAP, 1, -3L * CHUNK, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
@@ -583,7 +684,7 @@ class SegmentStreamTest {
     @Test
     void theFilesLentToARankThatIsLostAreClosed() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 21, 3 * CHUNK, 2 * CHUNK);
-        readFile = InProcessPeer::readFile;
+        readFile = LENT_FILE;
         SlotLink link = connect(files, p -> p);
         Object reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
                 MapOutputFiles.MAP, 1, 0, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
@@ -602,8 +703,8 @@ class SegmentStreamTest {
     void aDescriptorThatIsNotTheFileLentIsNotRead() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 23, 3 * CHUNK, 2 * CHUNK);
         Path other = Files.write(root.resolve("other.out"), new byte[8 * CHUNK]);
-        readFile = InProcessPeer::readFile;
-        takeFile = at -> InProcessPeer.open(other.toString()); // what a reused number would name
+        readFile = LENT_FILE;
+        takeFile = (pid, fd) -> PEERS.openFile(other.toString()); // what a reused number would name
         SlotLink link = connect(files, p -> p);
         IOException e = assertThrows(IOException.class, () -> new SegmentStream(link, SERVER_RANK,
                 direct(link, MapOutputFiles.MAP, 1), 4, 10_000, 3000, 0).open().close());
@@ -619,8 +720,8 @@ class SegmentStreamTest {
     @Test
     void aReducerThatCannotTakeTheServersFilesGetsTheSegmentChunkByChunk() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 19, 3 * CHUNK + 5, 2 * CHUNK);
-        readFile = InProcessPeer::readFile;
-        takeFile = at -> -38; // ENOSYS
+        readFile = LENT_FILE;
+        takeFile = (pid, fd) -> -38; // ENOSYS
         SlotLink link = connect(files, p -> p);
         try (SegmentStream s = new SegmentStream(link, SERVER_RANK, direct(link, MapOutputFiles.MAP, 0), 4, 10_000, 3000, 0)
                 .open()) {
@@ -677,7 +778,7 @@ class SegmentStreamTest {
     void aStoppedShuffleManagerSendsTheReducerElsewhereAtOnce() throws Exception {
         MapOutputFiles files = new MapOutputFiles(root.resolve("disk"), 12, 100);
         SlotLink link = connect(files, p -> p);
-        ShuffleManager.stop();
+        manager.stop();
         long start = System.nanoTime();
         IOException e = assertThrows(ServerLostException.class, () -> new SegmentStream(link, SERVER_RANK,
                 read(Messages.Mode.CONCURRENT, MapOutputFiles.MAP, 0), 4, 60_000, 10_000, 0).open());

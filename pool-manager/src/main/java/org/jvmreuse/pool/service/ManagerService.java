@@ -1,30 +1,23 @@
 package org.jvmreuse.pool.service;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.util.Map;
+import org.jvmreuse.boot.PoolService;
+import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.pool.classpath.TaskClassLoader;
 import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.config.PoolOptions;
 
 /**
- * The service a Pool Manager process runs beside the pool (the MPI Shuffle Manager), loaded from
- * its own class path over the platform loader. Its class has
- * {@code public static String start(Map<String,Object> port)}, returning what this pool announces
- * in the service directory, and {@code public static void stop()}. A service that cannot start
- * is logged and left out: the pool serves on, and its node's data goes the stock way.
+ * The service a Pool Manager process runs beside the pool (the MPI Shuffle Manager): a
+ * {@link PoolService} loaded from its own class path over the platform loader and made with its
+ * public no-argument constructor. A service that cannot start is logged and left out: the pool
+ * serves on, and its node's data goes the stock way.
  */
 public final class ManagerService {
-    public static final String OPTIONS = "options";
-    public static final String HOST = "host";
-    public static final String POOL_INDEX = "poolIndex";
-
-    private final Method stop;
+    private final PoolService service;
     private final String announcement;
 
-    private ManagerService(Method stop, String announcement) {
-        this.stop = stop;
+    private ManagerService(PoolService service, String announcement) {
+        this.service = service;
         this.announcement = announcement;
     }
 
@@ -33,30 +26,30 @@ public final class ManagerService {
         if (spec == null) {
             return null;
         }
+        PoolService service;
+        ClassLoader loader;
         try {
-            ClassLoader loader = new TaskClassLoader(spec.classPath(), ClassLoader.getPlatformClassLoader());
-            Class<?> type = Class.forName(spec.className(), true, loader);
-            Method start = staticMethod(type, "start", Map.class);
-            Method stop = staticMethod(type, "stop");
-            Map<String, Object> map = port.asMap(Map.of(OPTIONS, spec.optionsFor(host, poolIndex), HOST, host,
-                    POOL_INDEX, poolIndex));
-            Thread self = Thread.currentThread();
-            ClassLoader previous = self.getContextClassLoader();
-            self.setContextClassLoader(loader);
-            try {
-                Object announced = start.invoke(null, map);
-                PoolLog.get().info("service " + spec.className() + " started; it announces '" + announced + "'");
-                return new ManagerService(stop, announced == null ? "" : announced.toString());
-            } finally {
-                self.setContextClassLoader(previous);
-            }
-        } catch (InvocationTargetException e) {
-            PoolLog.get().error("service " + spec.className() + " did not start; this pool runs without it", e.getCause());
-        } catch (ReflectiveOperationException | RuntimeException | Error e) {
+            loader = new TaskClassLoader(spec.classPath(), ClassLoader.getPlatformClassLoader());
+            service = Class.forName(spec.className(), true, loader).asSubclass(PoolService.class)
+                    .getConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
             PoolLog.get().error("service " + spec.className() + " cannot be loaded from " + spec.classPath()
-                    + "; this pool runs without it", e);
+                    + " as a " + PoolService.class.getName() + "; this pool runs without it", e);
+            return null;
         }
-        return null;
+        Thread self = Thread.currentThread();
+        ClassLoader previous = self.getContextClassLoader();
+        self.setContextClassLoader(loader);
+        try {
+            String announced = service.start(port, spec.optionsFor(host, poolIndex), host, poolIndex);
+            PoolLog.get().info("service " + spec.className() + " started; it announces '" + announced + "'");
+            return new ManagerService(service, announced == null ? "" : announced);
+        } catch (Exception | Error e) {
+            PoolLog.get().error("service " + spec.className() + " did not start; this pool runs without it", e);
+            return null;
+        } finally {
+            self.setContextClassLoader(previous);
+        }
     }
 
     public String announcement() {
@@ -66,17 +59,9 @@ public final class ManagerService {
     /** Stops the service; whatever it throws is logged, never passed on (the pool is ending anyway). */
     public void stop() {
         try {
-            stop.invoke(null);
-        } catch (ReflectiveOperationException | RuntimeException | Error e) {
-            PoolLog.get().warn("stopping service " + stop.getDeclaringClass().getName() + ": " + e);
+            service.stop();
+        } catch (RuntimeException | Error e) {
+            PoolLog.get().warn("stopping service " + service.getClass().getName() + ": " + e);
         }
-    }
-
-    private static Method staticMethod(Class<?> type, String name, Class<?>... parameters) throws NoSuchMethodException {
-        Method m = type.getMethod(name, parameters);
-        if (!Modifier.isStatic(m.getModifiers())) {
-            throw new NoSuchMethodException(type.getName() + "." + name + " must be static");
-        }
-        return m;
     }
 }

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.pool.classpath.ClassPathKey;
 import org.jvmreuse.pool.classpath.TaskClassLoader;
 import org.jvmreuse.pool.common.PoolLog;
-import org.jvmreuse.pool.service.ServicePort;
 
 /**
  * The slot's loaders of shared (library) class path entries, kept across runs: a run that names

@@ -3,8 +3,8 @@ package org.jvmreuse.pool.slot;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Properties;
+import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.pool.mpi.MpiTransport;
-import org.jvmreuse.pool.service.ServicePort;
 import org.jvmreuse.pool.slot.globals.GlobalStateGuard;
 
 /** The per-process state a slot lends to each run and takes back afterwards. */

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jvmreuse.boot.ExitHook;
+import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.boot.ThreadStartHook;
 import org.jvmreuse.pool.common.Faults;
 import org.jvmreuse.pool.common.PoolLog;
@@ -30,7 +31,6 @@ import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
 import org.jvmreuse.pool.protocol.StartupInputs;
 import org.jvmreuse.pool.protocol.StreamPath;
-import org.jvmreuse.pool.service.ServicePort;
 
 /**
  * A slot: a warm JVM that runs one program at a time for its Pool Manager. The MPI thread only

@@ -22,7 +22,7 @@ import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.InProcessMpi;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.protocol.Frame;
-import org.jvmreuse.pool.service.ServicePort;
+import org.jvmreuse.pool.service.MpiServicePort;
 
 /**
  * A real {@link PoolManager} on rank 0 of an in-process MPI world, on its own thread, with its
@@ -37,7 +37,7 @@ final class ManagerHarness implements AutoCloseable {
     private static final Set<String> POOL_THREAD_NAMES = Set.of("control-accept", "control-client", "control-deadline", "manager-timer");
 
     final List<InProcessMpi> world;
-    final ServicePort port;
+    final MpiServicePort port;
     final PoolManager manager;
     private final Path dir;
     private final Path socket;
@@ -60,7 +60,7 @@ final class ManagerHarness implements AutoCloseable {
         hosts.addAll(Collections.nCopies(outsiderCount, "node1"));
         world = InProcessMpi.world(hosts);
         transport = new MpiTransport(world.get(MANAGER_RANK), doorbells);
-        port = new ServicePort(transport, MANAGER_RANK); // as PoolMain does on every rank
+        port = new MpiServicePort(transport, MANAGER_RANK); // as PoolMain does on every rank
         List<Integer> slotRanks = IntStream.rangeClosed(1, slotCount).boxed().toList();
         List<Integer> spareRanks = IntStream.rangeClosed(slotCount + 1, slotCount + spareCount).boxed().toList();
         manager = new PoolManager(new PoolTopology(0, "node0", MANAGER_RANK, slotRanks, false, spareRanks), socket,

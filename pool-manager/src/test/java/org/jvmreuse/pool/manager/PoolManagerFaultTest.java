@@ -4,16 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.Map;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.protocol.FrameChannel;
-import org.jvmreuse.pool.service.ServicePort;
 
 /** Faults stay where they happen: no message, doorbell or signal flood takes the manager down or a live slot out. */
 class PoolManagerFaultTest extends ManagerTestBase {
@@ -65,10 +60,7 @@ class PoolManagerFaultTest extends ManagerTestBase {
     @Test
     void anErrorThrownByTheServiceReceiverFailsThatMessageOnlyAndTheManagerServesOn() throws Exception {
         harness = ManagerHarness.start(1);
-        @SuppressWarnings("unchecked")
-        Consumer<BiConsumer<Integer, ByteBuffer>> receiver =
-                (Consumer<BiConsumer<Integer, ByteBuffer>>) harness.port.asMap(Map.of()).get(ServicePort.RECEIVER);
-        receiver.accept((source, message) -> {
+        harness.port.receiveWith((source, message) -> {
             throw message.get(0) == 1 ? new OutOfMemoryError("injected: Direct buffer memory")
                     : new AssertionError("injected: a service's bug");
         });

@@ -5,23 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.jvmreuse.pool.mpi.Mpi;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
 import org.jvmreuse.pool.protocol.Frame;
-import org.jvmreuse.pool.service.ServicePort;
-import org.junit.jupiter.api.Test;
 
 /** How the Pool Manager copes with its slots: deaths, retirements, and messages that are not theirs. */
 class PoolManagerSlotTest extends ManagerTestBase {
@@ -105,10 +100,7 @@ class PoolManagerSlotTest extends ManagerTestBase {
     void serviceMessagesGoToTheServicePortNotToTheManager() throws Exception {
         harness = ManagerHarness.start(1, 1);
         BlockingQueue<String> received = new LinkedBlockingQueue<>();
-        @SuppressWarnings("unchecked")
-        Consumer<BiConsumer<Integer, ByteBuffer>> setReceiver =
-                (Consumer<BiConsumer<Integer, ByteBuffer>>) harness.port.asMap(Map.of()).get(ServicePort.RECEIVER);
-        setReceiver.accept((source, message) -> {
+        harness.port.receiveWith((source, message) -> {
             byte[] bytes = new byte[message.remaining()];
             message.get(bytes);
             received.add(source + ":" + new String(bytes, StandardCharsets.UTF_8));

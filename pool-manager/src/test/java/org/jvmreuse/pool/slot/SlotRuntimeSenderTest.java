@@ -27,7 +27,7 @@ import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
 import org.jvmreuse.pool.protocol.StartupInputs;
 import org.jvmreuse.pool.protocol.StreamPath;
-import org.jvmreuse.pool.service.ServicePort;
+import org.jvmreuse.pool.service.MpiServicePort;
 
 /**
  * A slot obeys its manager only: a SHUTDOWN or PROMOTE from any other rank of the launch (a task
@@ -56,7 +56,7 @@ class SlotRuntimeSenderTest {
         PoolTopology topology = new PoolTopology(0, "node0", 0, spare ? List.of(3) : List.of(1), false,
                 spare ? List.of(1) : List.of());
         SlotRuntime slot = new SlotRuntime(topology, dir.resolve("pool.sock"), Map.of(), transport, doorbells,
-                PoolOptions.parse(new String[0]), new ServicePort(transport, 1), Doorbells.newKey());
+                PoolOptions.parse(new String[0]), new MpiServicePort(transport, 1), Doorbells.newKey());
         loop = new Thread(() -> {
             try {
                 transport.run(slot);

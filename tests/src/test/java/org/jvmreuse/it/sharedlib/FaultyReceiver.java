@@ -1,9 +1,10 @@
 package org.jvmreuse.it.sharedlib;
 
 import java.nio.ByteBuffer;
-import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
+import org.jvmreuse.boot.RunHook;
+import org.jvmreuse.boot.ServicePort;
+import org.jvmreuse.boot.SlotAccess;
 
 /**
  * Run hooks of a test library whose service receiver fails: a run calls {@link #poke} to send its
@@ -11,19 +12,15 @@ import java.util.function.Consumer;
  * {@code AssertionError} ({@code kind} 1) or a {@code NoClassDefFoundError} (2, a linkage error:
  * the JVM may be damaged).
  */
-public final class FaultyReceiver {
-    private static Map<String, Object> port;
+public final class FaultyReceiver implements RunHook {
+    private static volatile ServicePort port;
 
-    private FaultyReceiver() {
-    }
-
-    @SuppressWarnings("unchecked")
-    public static void attach(Map<String, Object> slotPort) {
-        port = slotPort;
-        Consumer<ByteBuffer> release = (Consumer<ByteBuffer>) port.get("release");
-        ((Consumer<BiConsumer<Integer, ByteBuffer>>) port.get("receiver")).accept((source, message) -> {
+    @Override
+    public void attach(SlotAccess slot) {
+        port = slot.port();
+        port.receiveWith((source, message) -> {
             byte kind = message.get(0);
-            release.accept(message);
+            port.release(message);
             if (kind == 1) {
                 throw new AssertionError("injected by FaultyReceiver");
             }
@@ -31,15 +28,15 @@ public final class FaultyReceiver {
         });
     }
 
-    @SuppressWarnings("unchecked")
     public static void poke(int kind) {
-        ((BiConsumer<Integer, ByteBuffer>) port.get("send")).accept((Integer) port.get("rank"),
-                ByteBuffer.wrap(new byte[] {(byte) kind}));
+        port.send(port.rank(), ByteBuffer.wrap(new byte[] {(byte) kind}));
     }
 
-    public static void beforeRun(BiConsumer<String, String> setenv) {
+    @Override
+    public void beforeRun(BiConsumer<String, String> setenv) {
     }
 
-    public static void afterRun(boolean exitHooks) {
+    @Override
+    public void afterRun(boolean exitHooks) {
     }
 }

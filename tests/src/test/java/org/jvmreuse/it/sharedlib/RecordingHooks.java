@@ -3,31 +3,40 @@ package org.jvmreuse.it.sharedlib;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import org.jvmreuse.boot.RunHook;
 
 /** Run hooks of a test shared library: they record their calls, which runs can read back. */
-public final class RecordingHooks {
+public final class RecordingHooks implements RunHook {
     private static final List<String> CALLS = new ArrayList<>();
     private static int runs;
 
-    private RecordingHooks() {
+    @Override
+    public void beforeRun(BiConsumer<String, String> setenv) {
+        before(setenv);
     }
 
-    public static synchronized void beforeRun(BiConsumer<String, String> setenv) {
+    private static synchronized void before(BiConsumer<String, String> setenv) {
         runs++;
         CALLS.add("before" + runs + "(loader=" + (Thread.currentThread().getContextClassLoader() != RecordingHooks.class.getClassLoader()) + ")");
         setenv.accept("SET_BY_HOOK", "run " + runs);
     }
 
     /** Must come before the run's threads are interrupted: a run's thread notes its interrupt. */
-    public static synchronized void beforeEnd() {
-        CALLS.add("end" + runs);
+    @Override
+    public void beforeEnd() {
+        note("end");
     }
 
     public static synchronized void note(String what) {
         CALLS.add(what + runs);
     }
 
-    public static synchronized void afterRun(boolean exitHooks) {
+    @Override
+    public void afterRun(boolean exitHooks) {
+        after(exitHooks);
+    }
+
+    private static synchronized void after(boolean exitHooks) {
         CALLS.add("after" + runs + "(" + exitHooks + ")");
     }
 
