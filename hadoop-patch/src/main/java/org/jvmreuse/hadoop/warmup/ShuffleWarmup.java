@@ -5,6 +5,7 @@ import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ServiceLoader;
 import javax.crypto.SecretKey;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalDirAllocator;
@@ -35,11 +36,10 @@ import org.apache.hadoop.util.Progress;
  * own shuffle plug-in (event fetcher, Fetcher threads, ShuffleSchedulerImpl, MergeManagerImpl,
  * with limits that make it shuffle to memory and to disk, merge in memory and on disk, and merge
  * at the end in several passes), then the same through the MPI shuffle's plug-in over an
- * in-JVM message loop if the MPI shuffle is on the class path ({@value #MPI_PLUGIN}). Each
+ * in-JVM message loop if the MPI shuffle is on the class path (a {@link WarmupShuffle}). Each
  * reducer's merged output is read to the end and checked against what the maps wrote.
  */
 public final class ShuffleWarmup {
-    static final String MPI_PLUGIN = "org.jvmreuse.shuffle.reduce.LoopbackShuffle";
     static final String REDUCE = "attempt_1700000000000_0001_r_000000_0";
 
     private ShuffleWarmup() {
@@ -104,15 +104,10 @@ public final class ShuffleWarmup {
         return conf;
     }
 
-    @SuppressWarnings("unchecked")
-    private static ShuffleConsumerPlugin<Text, Text> mpiPlugin(Path localDir, int port) throws ReflectiveOperationException {
-        Class<?> plugin;
-        try {
-            plugin = Class.forName(MPI_PLUGIN, true, ShuffleWarmup.class.getClassLoader());
-        } catch (ClassNotFoundException noMpiShuffle) {
-            return null;
-        }
-        return (ShuffleConsumerPlugin<Text, Text>) plugin.getConstructor(Path.class, int.class).newInstance(localDir, port);
+    /** The MPI shuffle's plug-in over an in-JVM loop, or null where the MPI shuffle is not on the class path. */
+    private static ShuffleConsumerPlugin<Text, Text> mpiPlugin(Path localDir, int port) {
+        return ServiceLoader.load(WarmupShuffle.class, ShuffleWarmup.class.getClassLoader()).findFirst()
+                .map(offered -> offered.<Text, Text>plugin(localDir, port)).orElse(null);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
