@@ -1,15 +1,15 @@
 package org.jvmreuse.pool.manager;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jvmreuse.pool.protocol.RunKind;
 
 /**
- * The manager's view of its slots: the paper's busy-flag array plus what the reuse policy and
- * {@code jvmreuse status} need. Not thread-safe; the manager guards it.
+ * The manager's view of its slots ({@link ManagedSlot}s): the paper's busy-flag array, the reuse
+ * policy that picks a slot for a run, and what {@code jvmreuse status} shows. Not thread-safe; the
+ * manager guards it.
  */
 final class SlotTable {
     enum State { STARTING, FREE, BUSY, RETIRED }
@@ -18,68 +18,36 @@ final class SlotTable {
     record Acquired(int slot, boolean reuse) {
     }
 
-    private final int[] ranks;
-    private final State[] state;
-    private final String[] lastClassPathKey;
-    /** Per slot: the kind of the run it holds while busy (until its clean-up ends), else null. */
-    private final RunKind[] kind;
-    private final long[] pid;
-    private final int[] runs;
-    private final int[] reuseHits;
-    private final String[] note;
-    /** Per slot: the JDK it reported when ready, and why it retired (null while in service). */
-    private final String[] jdk;
-    private final String[] retiredReason;
-    private final long[] lastUse;
-    /** Per slot: when it last took an application master ({@link #uses} count; 0: never). */
-    private final long[] lastAmUse;
-    /** Per slot: how many spares took its place, and the last rank it replaced and why that left. */
-    private final int[] replacements;
-    private final String[] replaced;
+    private final ManagedSlot[] slots;
     /** The slot each rank that left service had, for messages it sent before it went. */
     private final Map<Integer, Integer> formerSlot = new HashMap<>();
     private long uses;
     private int next;
 
     SlotTable(List<Integer> slotRanks) {
-        int n = slotRanks.size();
-        ranks = slotRanks.stream().mapToInt(Integer::intValue).toArray();
-        state = new State[n];
-        Arrays.fill(state, State.STARTING);
-        lastClassPathKey = new String[n];
-        kind = new RunKind[n];
-        pid = new long[n];
-        runs = new int[n];
-        reuseHits = new int[n];
-        note = new String[n];
-        jdk = new String[n];
-        retiredReason = new String[n];
-        lastUse = new long[n];
-        lastAmUse = new long[n];
-        replacements = new int[n];
-        replaced = new String[n];
+        slots = slotRanks.stream().map(ManagedSlot::new).toArray(ManagedSlot[]::new);
     }
 
     int size() {
-        return ranks.length;
+        return slots.length;
     }
 
     int rank(int slot) {
-        return ranks[slot];
+        return slots[slot].rank();
     }
 
     State state(int slot) {
-        return state[slot];
+        return slots[slot].state();
     }
 
     long pid(int slot) {
-        return pid[slot];
+        return slots[slot].pid();
     }
 
     /** The slot index of an MPI rank, or -1 if the rank is not one of this pool's slots. */
     int slotOfRank(int rank) {
-        for (int i = 0; i < ranks.length; i++) {
-            if (ranks[i] == rank) {
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i].rank() == rank) {
                 return i;
             }
         }
@@ -87,12 +55,7 @@ final class SlotTable {
     }
 
     void ready(int slot, long processId, String jdk) {
-        pid[slot] = processId;
-        note[slot] = "Java " + jdk;
-        this.jdk[slot] = jdk;
-        if (state[slot] == State.STARTING) {
-            state[slot] = State.FREE;
-        }
+        slots[slot].ready(processId, jdk);
     }
 
     /**
@@ -106,57 +69,41 @@ final class SlotTable {
      */
     Acquired acquire(String classPathKey, RunKind runKind) {
         int chosen = -1;
-        for (int i = 0; i < ranks.length; i++) {
-            int slot = (next + i) % ranks.length;
-            if (state[slot] == State.FREE && (chosen < 0 || better(slot, chosen, runKind))) {
+        for (int i = 0; i < slots.length; i++) {
+            int slot = (next + i) % slots.length;
+            if (slots[slot].state() == State.FREE && (chosen < 0 || better(slots[slot], slots[chosen], runKind))) {
                 chosen = slot;
             }
         }
-        for (int slot = 0; slot < ranks.length; slot++) {
-            if (state[slot] == State.FREE && classPathKey.equals(lastClassPathKey[slot])
-                    && (!classPathKey.equals(lastClassPathKey[chosen]) || lastUse[slot] > lastUse[chosen])) {
+        for (int slot = 0; slot < slots.length; slot++) {
+            ManagedSlot s = slots[slot];
+            if (s.state() == State.FREE && classPathKey.equals(s.lastClassPathKey())
+                    && (!classPathKey.equals(slots[chosen].lastClassPathKey()) || s.lastUse() > slots[chosen].lastUse())) {
                 chosen = slot;
             }
         }
         if (chosen < 0) {
             return null;
         }
-        boolean reuse = classPathKey.equals(lastClassPathKey[chosen]);
-        state[chosen] = State.BUSY;
-        kind[chosen] = runKind;
-        runs[chosen]++;
-        if (reuse) {
-            reuseHits[chosen]++;
-        }
-        lastClassPathKey[chosen] = classPathKey;
-        lastUse[chosen] = ++uses;
-        if (runKind == RunKind.AM) {
-            lastAmUse[chosen] = uses;
-        }
-        next = (chosen + 1) % ranks.length;
+        boolean reuse = slots[chosen].take(classPathKey, runKind, ++uses);
+        next = (chosen + 1) % slots.length;
         return new Acquired(chosen, reuse);
     }
 
     /** Whether free {@code slot} suits a run of {@code runKind} better than {@code chosen}, which comes first round-robin. */
-    private boolean better(int slot, int chosen, RunKind runKind) {
+    private static boolean better(ManagedSlot slot, ManagedSlot chosen, RunKind runKind) {
         if (runKind == RunKind.AM) {
-            return lastAmUse[slot] > lastAmUse[chosen];
+            return slot.lastAmUse() > chosen.lastAmUse();
         }
-        return lastAmUse[slot] < lastAmUse[chosen];
+        return slot.lastAmUse() < chosen.lastAmUse();
     }
 
     void release(int slot) {
-        if (state[slot] == State.BUSY) {
-            state[slot] = State.FREE;
-            kind[slot] = null;
-        }
+        slots[slot].release();
     }
 
     void retire(int slot, String reason) {
-        state[slot] = State.RETIRED;
-        kind[slot] = null;
-        note[slot] = "retired: " + reason;
-        retiredReason[slot] = reason;
+        slots[slot].retire(reason);
     }
 
     /**
@@ -164,18 +111,8 @@ final class SlotTable {
      * again, as a new JVM (nothing of the old one's runs, class paths or pid carries over).
      */
     void replace(int slot, int rank) {
-        formerSlot.put(ranks[slot], slot);
-        replaced[slot] = "in place of rank " + ranks[slot] + ", which " + note[slot];
-        replacements[slot]++;
-        ranks[slot] = rank;
-        state[slot] = State.STARTING;
-        pid[slot] = 0;
-        runs[slot] = 0;
-        reuseHits[slot] = 0;
-        lastClassPathKey[slot] = null;
-        jdk[slot] = null;
-        retiredReason[slot] = null;
-        note[slot] = "spare, warming up";
+        formerSlot.put(slots[slot].rank(), slot);
+        slots[slot].replaceBy(rank);
     }
 
     /**
@@ -188,35 +125,22 @@ final class SlotTable {
 
     /** Why the rank that {@code slot} replaced left, when it said so after its doorbell closed. */
     void formerRetired(int slot, int rank, String reason) {
-        if (replaced[slot] != null && replaced[slot].startsWith("in place of rank " + rank + ",")) {
-            replaced[slot] = "in place of rank " + rank + ", which retired: " + reason;
-        }
+        slots[slot].formerRetired(rank, reason);
     }
 
-
     boolean anyBusy() {
-        for (State s : state) {
-            if (s == State.BUSY) {
-                return true;
-            }
-        }
-        return false;
+        return count(State.BUSY) > 0;
     }
 
     boolean anyUsable() {
-        for (State s : state) {
-            if (s != State.RETIRED) {
-                return true;
-            }
-        }
-        return false;
+        return count(State.RETIRED) < slots.length;
     }
 
     /** How many slots hold a run of {@code wanted} kind (busy from launch until their clean-up ends). */
     int holding(RunKind wanted) {
         int n = 0;
-        for (RunKind k : kind) {
-            if (k == wanted) {
+        for (ManagedSlot slot : slots) {
+            if (slot.kind() == wanted) {
                 n++;
             }
         }
@@ -225,8 +149,8 @@ final class SlotTable {
 
     int count(State wanted) {
         int n = 0;
-        for (State s : state) {
-            if (s == wanted) {
+        for (ManagedSlot slot : slots) {
+            if (slot.state() == wanted) {
                 n++;
             }
         }
@@ -235,12 +159,8 @@ final class SlotTable {
 
     List<String> describe() {
         List<String> lines = new ArrayList<>();
-        for (int i = 0; i < ranks.length; i++) {
-            String history = replaced[i] == null ? ""
-                    : String.format("; replacement %d, %s", replacements[i], replaced[i]);
-            lines.add(String.format("slot %d: rank %d pid %d %s busy=%d runs=%d reuse_hits=%d%s (%s%s)", i, ranks[i],
-                    pid[i], state[i].name().toLowerCase(), state[i] == State.BUSY ? 1 : 0, runs[i], reuseHits[i],
-                    kind[i] == null ? "" : " kind=" + kind[i].wireName(), note[i] == null ? "-" : note[i], history));
+        for (int i = 0; i < slots.length; i++) {
+            lines.add(slots[i].describe(i));
         }
         return lines;
     }
@@ -248,11 +168,8 @@ final class SlotTable {
     /** The slots for {@code jvmreuse status --json}: the same facts as {@link #describe}, one object each. */
     List<Json> json() {
         List<Json> list = new ArrayList<>();
-        for (int i = 0; i < ranks.length; i++) {
-            list.add(new Json().put("slot", i).put("rank", ranks[i]).put("pid", pid[i])
-                    .put("state", state[i].name().toLowerCase()).put("runs", runs[i]).put("reuse_hits", reuseHits[i])
-                    .put("jdk", jdk[i]).put("retired_reason", retiredReason[i]).put("replacements", replacements[i])
-                    .put("replaced", replaced[i]).put("kind", kind[i] == null ? null : kind[i].wireName()));
+        for (int i = 0; i < slots.length; i++) {
+            list.add(slots[i].json(i));
         }
         return list;
     }
