@@ -13,8 +13,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A run gets the module access a new JVM with its own options gives it, no more: what the pool
  * opens for its own code does not reach a run's; a run's --add-opens hold for that run and are
  * taken back, also what such a run opened by itself; an --add-exports of an internal package,
- * which the VM keeps, retires the slot and its spare takes its place. On Java 17 and the newest
- * JDK installed.
+ * which the VM keeps, retires the slot and its spare takes its place; the pool's own module (a
+ * named module that exports nothing) gives a run none of its members, and a run that opens it by
+ * itself retires its slot too. On Java 17 and the newest JDK installed.
  */
 class ModuleAccessTest {
     private static final String OPEN_FIELD = "org.jvmreuse.it.programs.OpenField";
@@ -26,7 +27,7 @@ class ModuleAccessTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void aRunGetsTheAccessItsOwnOptionsGiveAndNoMore(String java) throws Exception {
-        try (Pool pool = Pool.start(1, java, "", Map.of("JVMREUSE_SPARES", "1"))) {
+        try (Pool pool = Pool.start(1, java, "", Map.of("JVMREUSE_SPARES", "2"))) {
             Pool.Result plain = Pool.exec(List.of(java, "-cp", Pool.PROGRAMS, OPEN_FIELD, "java.lang.String", "value"),
                     Map.of(), null, 60);
             Pool.Result slot = pool.run("-cp", Pool.PROGRAMS, OPEN_FIELD, "java.lang.String", "value");
@@ -56,6 +57,28 @@ class ModuleAccessTest {
             pool.awaitStatus("replacements: 1 made", 15_000);
             assertTrue(pool.status().contains("java.base/jdk.internal.misc (exported to unnamed modules inside the VM)"),
                     pool.status());
+
+            // The pool's own module: the classes a run is handed are names only, and a run that
+            // opens that module by itself (it was given java.lang) retires its slot.
+            pool.awaitStatus("free 1,", 60_000);
+            assertPoolUnusable(pool);
+            Pool.Result widened = pool.run("--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", Pool.PROGRAMS,
+                    "org.jvmreuse.it.programs.WidenAccess", "handed", "org.jvmreuse.pool.slot");
+            assertEquals(0, widened.code(), widened.toString());
+            assertEquals("opened org.jvmreuse.pool/org.jvmreuse.pool.slot to all unnamed modules\n", widened.out());
+            pool.awaitStatus("replacements: 2 made", 15_000);
+            assertTrue(pool.status().contains("org.jvmreuse.pool/org.jvmreuse.pool.slot (exported to unnamed modules inside the VM)"),
+                    pool.status());
+            pool.awaitStatus("free 1,", 60_000);
+            assertPoolUnusable(pool);
         }
+    }
+
+    private static void assertPoolUnusable(Pool pool) throws Exception {
+        Pool.Result reach = pool.run("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.PoolReach",
+                "org.jvmreuse.pool.common.PoolThreads", "org.jvmreuse.pool.slot.SlotRuntime");
+        assertEquals("pool members usable: 0\n", reach.out(), reach.toString());
+        assertTrue(reach.err().contains("running in slot 0") && reach.err().contains("in module org.jvmreuse.pool"),
+                reach.err());
     }
 }

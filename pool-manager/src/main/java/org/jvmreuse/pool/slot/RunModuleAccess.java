@@ -20,7 +20,8 @@ import org.jvmreuse.pool.protocol.RunSpec;
  * after the run. The slot's JVM opens nothing to unnamed modules itself ({@link PoolModuleAccess}),
  * so a run without such options gets what {@code java} gives: no deep reflection into the JDK.
  * <p>
- * After a run, every package of the boot layer is checked against what it was when the slot
+ * After a run, every package of the boot layer, and of the pool's own layer (a run given
+ * {@code java.lang} could open the pool's module to itself), is checked against what it was when the slot
  * started, as seen from an unnamed module no code uses (which stands for every class-path
  * loader) and from the shared loaders' unnamed modules: a run given {@code java.lang} can open
  * more by itself. A package opened or exported since is taken back where the JDK keeps that in
@@ -37,12 +38,14 @@ final class RunModuleAccess {
     private final Module everyone = module("EVERYONE_MODULE");
     /** An unnamed module no code lives in. */
     private final Module probe = new URLClassLoader(new URL[0], null).getUnnamedModule();
+    /** The modules a run may open more of: the JDK's, and the pool's own layer's (the pool, ASM, mpi.jar). */
+    private final List<Module> watched = watched();
     /** "module/package" open, and exported, to unnamed modules when the slot started. */
     private final Set<String> baseOpen = new HashSet<>();
     private final Set<String> baseExported = new HashSet<>();
 
     RunModuleAccess() {
-        for (Module m : ModuleLayer.boot().modules()) {
+        for (Module m : watched) {
             for (String pkg : m.getPackages()) {
                 if (m.isOpen(pkg, probe)) {
                     baseOpen.add(m.getName() + "/" + pkg);
@@ -52,6 +55,15 @@ final class RunModuleAccess {
                 }
             }
         }
+    }
+
+    private static List<Module> watched() {
+        List<Module> modules = new ArrayList<>(ModuleLayer.boot().modules());
+        ModuleLayer pool = RunModuleAccess.class.getModule().getLayer();
+        if (pool != null && pool != ModuleLayer.boot()) {
+            modules.addAll(pool.modules());
+        }
+        return modules;
     }
 
     /** Module's fields are hidden from reflection (getDeclaredField), not from a private lookup. */
@@ -105,7 +117,7 @@ final class RunModuleAccess {
         viewers.add(probe);
         viewers.addAll(shared);
         List<String> kept = new ArrayList<>();
-        for (Module m : ModuleLayer.boot().modules()) {
+        for (Module m : watched) {
             for (String pkg : m.getPackages()) {
                 String name = m.getName() + "/" + pkg;
                 boolean wasOpen = baseOpen.contains(name);

@@ -60,6 +60,8 @@ public final class SlotRuntime implements MpiTransport.Handler {
     /** Runs accepted and not finished, so that a signal finds its run even before it starts. */
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private final AtomicBoolean retired = new AtomicBoolean();
+    /** Why the slot retires once its run ends: its MPI loop met an out-of-memory error meanwhile. */
+    private volatile String retireAfterRun;
     private final boolean spare;
     private final AtomicBoolean promoted = new AtomicBoolean();
     private SlotContext context;
@@ -323,9 +325,23 @@ public final class SlotRuntime implements MpiTransport.Handler {
         }
     }
 
+    /**
+     * An out-of-memory error during a run is most likely the run's doing (its heap or direct
+     * memory full), and in a new JVM it would reach the run's own threads: the run goes on to meet
+     * it there and end as it would (the reserve let go keeps the loop going meanwhile), and the
+     * slot retires after it. Any other damaging error, or one between runs, retires the slot now.
+     */
     @Override
     public void onFault(Throwable fault) {
-        retire("an error that may have damaged this JVM reached its MPI loop: " + fault);
+        String reason = "an error that may have damaged this JVM reached its MPI loop: " + fault;
+        if (fault instanceof OutOfMemoryError && !accepted.isEmpty()) {
+            if (retireAfterRun == null) {
+                retireAfterRun = reason;
+                PoolLog.get().warn(reason + "; the slot retires when its run ends");
+            }
+            return;
+        }
+        retire(reason);
     }
 
     private void runnerLoop() {
@@ -334,6 +350,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 TaskRun run = launches.take();
                 String problem = run.execute();
                 accepted.remove(run.id());
+                if (problem == null) {
+                    problem = retireAfterRun;
+                }
                 if (problem != null) {
                     retire(problem);
                     return;
