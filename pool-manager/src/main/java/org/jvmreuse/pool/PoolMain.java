@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jvmreuse.pool.common.Faults;
 import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.common.PoolThreads;
 import org.jvmreuse.pool.config.PoolOptions;
@@ -36,6 +37,9 @@ public final class PoolMain {
             return;
         }
         PoolThreads.adoptCurrent();
+        // The heap reserve is made now, before a run can fill the heap (made lazily, the first
+        // check after such a run could not initialise its class, and the slot's runner died).
+        Faults.rearm();
         PoolOptions options;
         try {
             options = PoolOptions.parse(args);
