@@ -1,33 +1,24 @@
 package org.jvmreuse.hadoop.warmup;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ServiceLoader;
 import javax.crypto.SecretKey;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalDirAllocator;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.Counters;
-import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapred.MROutputFiles;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.ReduceTask;
-import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
-import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapred.TaskAttemptID;
-import org.apache.hadoop.mapred.TaskStatus;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
-import org.apache.hadoop.util.Progress;
 
 /**
  * The reduce side of a shuffle, run in the warm-up so that a slot's first real reducer finds it
@@ -118,14 +109,7 @@ public final class ShuffleWarmup {
         ReduceTask task = new ReduceTask("job.xml", reduceId, 0, WarmupMapOutputs.MAPS, 1);
         task.setShuffleSecret(secret);
         Counters counters = new Counters();
-        MROutputFiles files = new MROutputFiles();
-        files.setConf(conf);
-        ShuffleConsumerPlugin.Context context = new ShuffleConsumerPlugin.Context(reduceId, conf, FileSystem.getLocal(conf),
-                events, new LocalDirAllocator(MRConfig.LOCAL_DIR), new CountingReporter(counters), null, null, null,
-                counters.findCounter(TaskCounter.SPILLED_RECORDS), counters.findCounter(TaskCounter.COMBINE_INPUT_RECORDS),
-                counters.findCounter(TaskCounter.SHUFFLED_MAPS), counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES),
-                counters.findCounter(TaskCounter.FAILED_SHUFFLE), counters.findCounter(TaskCounter.MERGED_MAP_OUTPUTS),
-                status(task), new Progress(), new Progress(), task, files);
+        ShuffleConsumerPlugin.Context<Text, Text> context = ShuffleContexts.of(task, conf, events, counters);
         long records = 0;
         long bytes = 0;
         try {
@@ -152,53 +136,5 @@ public final class ShuffleWarmup {
                     + outputs.bytes + " of " + outputs.maps.size());
         }
         return result;
-    }
-
-    /** The task's own status, which the shuffle updates (Hadoop keeps it package-private). */
-    private static TaskStatus status(Task task) throws ReflectiveOperationException {
-        Field field = Task.class.getDeclaredField("taskStatus");
-        field.setAccessible(true);
-        return (TaskStatus) field.get(task);
-    }
-
-    /** A task's reporter: counters that count, as the fetchers' error and MPI counters need. */
-    private record CountingReporter(Counters counters) implements Reporter {
-        @Override
-        public void setStatus(String status) {
-        }
-
-        @Override
-        public Counters.Counter getCounter(Enum<?> name) {
-            return counters.findCounter(name);
-        }
-
-        @Override
-        public Counters.Counter getCounter(String group, String name) {
-            return counters.findCounter(group, name);
-        }
-
-        @Override
-        public void incrCounter(Enum<?> key, long amount) {
-            counters.incrCounter(key, amount);
-        }
-
-        @Override
-        public void incrCounter(String group, String counter, long amount) {
-            counters.incrCounter(group, counter, amount);
-        }
-
-        @Override
-        public InputSplit getInputSplit() {
-            throw new UnsupportedOperationException("no input split in a reducer");
-        }
-
-        @Override
-        public float getProgress() {
-            return 0;
-        }
-
-        @Override
-        public void progress() {
-        }
     }
 }

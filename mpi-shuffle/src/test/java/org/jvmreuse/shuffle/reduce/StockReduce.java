@@ -1,33 +1,25 @@
 package org.jvmreuse.shuffle.reduce;
 
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalDirAllocator;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.Counters;
-import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapred.MROutputFiles;
 import org.apache.hadoop.mapred.MapTaskCompletionEventsUpdate;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.ReduceTask;
-import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
-import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskCompletionEvent;
-import org.apache.hadoop.mapred.TaskStatus;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
-import org.apache.hadoop.util.Progress;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.jvmreuse.hadoop.warmup.ShuffleContexts;
 
 /**
  * A reducer's shuffle as a stock YARN container runs it with the MPI shuffle configured, outside
@@ -65,14 +57,7 @@ public final class StockReduce {
         ReduceTask task = new ReduceTask("job.xml", reduceId, 0, 0, 1);
         task.setShuffleSecret(JobTokenSecretManager.createSecretKey("stock".getBytes(StandardCharsets.US_ASCII)));
         Counters counters = new Counters();
-        MROutputFiles files = new MROutputFiles();
-        files.setConf(conf);
-        ShuffleConsumerPlugin.Context<Text, Text> context = new ShuffleConsumerPlugin.Context<>(reduceId, conf,
-                FileSystem.getLocal(conf), noMaps(), new LocalDirAllocator(MRConfig.LOCAL_DIR), new CountingReporter(counters),
-                null, null, null, counters.findCounter(TaskCounter.SPILLED_RECORDS),
-                counters.findCounter(TaskCounter.COMBINE_INPUT_RECORDS), counters.findCounter(TaskCounter.SHUFFLED_MAPS),
-                counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES), counters.findCounter(TaskCounter.FAILED_SHUFFLE),
-                counters.findCounter(TaskCounter.MERGED_MAP_OUTPUTS), status(task), new Progress(), new Progress(), task, files);
+        ShuffleConsumerPlugin.Context<Text, Text> context = ShuffleContexts.of(task, conf, noMaps(), counters);
         long records = 0;
         try {
             plugin.init(context);
@@ -111,53 +96,5 @@ public final class StockReduce {
                 throw new UnsupportedOperationException(method.getName());
             }
         };
-    }
-
-    /** The task's own status, which the shuffle updates (Hadoop keeps it package-private). */
-    private static TaskStatus status(Task task) throws ReflectiveOperationException {
-        Field field = Task.class.getDeclaredField("taskStatus");
-        field.setAccessible(true);
-        return (TaskStatus) field.get(task);
-    }
-
-    /** A task's reporter: counters that count. */
-    private record CountingReporter(Counters counters) implements Reporter {
-        @Override
-        public void setStatus(String status) {
-        }
-
-        @Override
-        public Counters.Counter getCounter(Enum<?> name) {
-            return counters.findCounter(name);
-        }
-
-        @Override
-        public Counters.Counter getCounter(String group, String name) {
-            return counters.findCounter(group, name);
-        }
-
-        @Override
-        public void incrCounter(Enum<?> key, long amount) {
-            counters.incrCounter(key, amount);
-        }
-
-        @Override
-        public void incrCounter(String group, String counter, long amount) {
-            counters.incrCounter(group, counter, amount);
-        }
-
-        @Override
-        public InputSplit getInputSplit() {
-            throw new UnsupportedOperationException("no input split in a reducer");
-        }
-
-        @Override
-        public float getProgress() {
-            return 0;
-        }
-
-        @Override
-        public void progress() {
-        }
     }
 }
