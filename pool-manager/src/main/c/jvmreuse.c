@@ -37,6 +37,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "control_wire.h"
 #include "startup_settings.h"
 
 /* The Maven project version and the git commit, from the Makefile (-D); no date: the build stays reproducible. */
@@ -44,8 +45,6 @@
 #define JVMREUSE_VERSION "unknown"
 #endif
 
-#define MAX_PAYLOAD (1024 * 1024)   /* largest frame payload either side accepts */
-#define HEADER_LEN 4                /* big-endian payload length */
 #define RELAY_BUF (64 * 1024)
 #define DEFAULT_WAIT_MS 30000
 #define EXIT_USAGE 2
@@ -159,11 +158,11 @@ static void usage(FILE *to)
 
 /* ------------------------------------------------------------------ frames */
 
-/* An outgoing message; data[0..HEADER_LEN) is reserved for the frame header. */
+/* An outgoing message; data[0..WIRE_HEADER_LEN) is reserved for the frame header. */
 struct msg {
     char *data;
     size_t len, cap;
-    bool too_big;   /* a field did not fit in MAX_PAYLOAD; the message must not be sent */
+    bool too_big;   /* a field did not fit in WIRE_MAX_PAYLOAD; the message must not be sent */
 };
 
 static void msg_append(struct msg *m, const char *s, size_t n)
@@ -181,7 +180,7 @@ static void msg_append(struct msg *m, const char *s, size_t n)
 static void msg_add(struct msg *m, const char *key, const char *value)
 {
     size_t klen = strlen(key), vlen = strlen(value);
-    if (m->too_big || klen + vlen + 2 > HEADER_LEN + MAX_PAYLOAD - m->len) {
+    if (m->too_big || klen + vlen + 2 > WIRE_HEADER_LEN + WIRE_MAX_PAYLOAD - m->len) {
         m->too_big = true;
         return;
     }
@@ -193,7 +192,7 @@ static void msg_add(struct msg *m, const char *key, const char *value)
 static void msg_init(struct msg *m, const char *type)
 {
     *m = (struct msg){ 0 };
-    msg_append(m, "\0\0\0\0", HEADER_LEN);
+    msg_append(m, "\0\0\0\0", WIRE_HEADER_LEN);
     msg_append(m, type, strlen(type) + 1);
 }
 
@@ -215,7 +214,7 @@ static int send_all(int sock, const char *buf, size_t n)
 
 static int msg_send(int sock, struct msg *m)
 {
-    uint32_t n = (uint32_t)(m->len - HEADER_LEN);
+    uint32_t n = (uint32_t)(m->len - WIRE_HEADER_LEN);
     unsigned char *h = (unsigned char *)m->data;
     h[0] = (unsigned char)(n >> 24);
     h[1] = (unsigned char)(n >> 16);
@@ -257,7 +256,7 @@ static ssize_t read_full(int fd, void *buf, size_t n)
  */
 static int read_frame(int sock, struct frame *f, const char **problem)
 {
-    unsigned char h[HEADER_LEN];
+    unsigned char h[WIRE_HEADER_LEN];
     ssize_t n = read_full(sock, h, sizeof h);
     if (n == 0 || (n < 0 && errno == ECONNRESET))
         return FRAME_EOF;
@@ -265,12 +264,12 @@ static int read_frame(int sock, struct frame *f, const char **problem)
         *problem = errno == EAGAIN ? "no complete message within the socket's time limit" : strerror(errno);
         return FRAME_BAD;
     }
-    if (n < HEADER_LEN) {
+    if (n < WIRE_HEADER_LEN) {
         *problem = "connection closed in the middle of a message";
         return FRAME_BAD;
     }
     uint32_t len = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3];
-    if (len == 0 || len > MAX_PAYLOAD) {
+    if (len == 0 || len > WIRE_MAX_PAYLOAD) {
         *problem = "message length outside 1 byte .. 1 MiB";
         return FRAME_BAD;
     }
@@ -449,9 +448,9 @@ static noreturn void cmd_control(const char *socket_path, const char *type, bool
     struct msg m;
     msg_init(&m, type);
     if (now)
-        msg_add(&m, "now", "1");
+        msg_add(&m, WIRE_NOW, "1");
     if (json)
-        msg_add(&m, "format", "json");
+        msg_add(&m, WIRE_FORMAT, WIRE_JSON);
     if (msg_send(sock, &m) < 0 && errno != EPIPE && errno != ECONNRESET)
         die(1, "cannot send to the pool: %s", strerror(errno));
     /* After EPIPE the manager may still have left an `error` reply to read. */
@@ -463,22 +462,22 @@ static noreturn void cmd_control(const char *socket_path, const char *type, bool
         die(1, "the pool closed the connection without a reply");
     if (r == FRAME_BAD)
         die(1, "bad reply from the pool: %s", bad);
-    if (frame_is(&f, "error"))
-        die(1, "pool refused the request: %s", frame_get(&f, "message", "(no message)"));
-    if (frame_is(&f, "fallback"))
-        die(1, "the pool cannot take the request now: %s", frame_get(&f, "reason", "(no reason)"));
-    if (frame_is(&f, "status") && json) {
-        const char *text = frame_get(&f, "json", NULL);
+    if (frame_is(&f, WIRE_ERROR))
+        die(1, "pool refused the request: %s", frame_get(&f, WIRE_MESSAGE, "(no message)"));
+    if (frame_is(&f, WIRE_FALLBACK))
+        die(1, "the pool cannot take the request now: %s", frame_get(&f, WIRE_REASON, "(no reason)"));
+    if (frame_is(&f, WIRE_STATUS) && json) {
+        const char *text = frame_get(&f, WIRE_JSON, NULL);
         if (text == NULL)
             die(1, "the pool sent no JSON status (a pool older than this client?)");
         puts(text);
-    } else if (frame_is(&f, "status") && strcmp(type, "status") == 0) {
+    } else if (frame_is(&f, WIRE_STATUS) && strcmp(type, WIRE_STATUS) == 0) {
         size_t pos = f.fields;
         const char *line;
-        while ((line = frame_next(&f, "line", &pos)) != NULL)
+        while ((line = frame_next(&f, WIRE_LINE, &pos)) != NULL)
             puts(line);
-    } else if (frame_is(&f, "ok") && strcmp(type, "status") != 0) {
-        puts(frame_get(&f, "message", "ok"));
+    } else if (frame_is(&f, WIRE_OK) && strcmp(type, WIRE_STATUS) != 0) {
+        puts(frame_get(&f, WIRE_MESSAGE, WIRE_OK));
     } else {
         die(1, "unexpected reply '%s' from the pool", f.data);
     }
@@ -524,7 +523,7 @@ static long parse_wait_ms(const char *s, const char *what)
 
 static const char *parse_kind(const char *s)
 {
-    if (strcmp(s, "task") != 0 && strcmp(s, "am") != 0)
+    if (strcmp(s, WIRE_KIND_TASK) != 0 && strcmp(s, WIRE_KIND_AM) != 0)
         die(EXIT_USAGE, "invalid --kind '%s': expected task or am", s);
     return s;
 }
@@ -676,7 +675,7 @@ static void parse_java_options(struct run_opts *o)
 
 static void parse_run_args(struct run_opts *o, int argc, char **argv)
 {
-    *o = (struct run_opts){ .wait_ms = DEFAULT_WAIT_MS, .start_timeout_ms = -1, .kind = "task" };
+    *o = (struct run_opts){ .wait_ms = DEFAULT_WAIT_MS, .start_timeout_ms = -1, .kind = WIRE_KIND_TASK };
     const char *env_wait = getenv("JVMREUSE_WAIT_MS");
     if (env_wait != NULL && *env_wait != '\0')
         o->wait_ms = parse_wait_ms(env_wait, "JVMREUSE_WAIT_MS");
@@ -792,8 +791,8 @@ static void forward_signals(int sock)
         struct msg m;
         char num[8];
         snprintf(num, sizeof num, "%d", b);
-        msg_init(&m, "signal");
-        msg_add(&m, "sig", num);
+        msg_init(&m, WIRE_SIGNAL);
+        msg_add(&m, WIRE_SIG, num);
         (void)msg_send(sock, &m);
         free(m.data);
     }
@@ -1134,11 +1133,11 @@ static void add_startup_settings(struct msg *m, const struct run_opts *o)
 {
     char text[96];
     if (o->stack_size != NULL)
-        msg_add(m, "xss", o->stack_size);
+        msg_add(m, WIRE_XSS, o->stack_size);
     mode_t mask = umask(0);
     umask(mask);
     snprintf(text, sizeof text, "%04o", (unsigned)mask);
-    msg_add(m, "umask", text);
+    msg_add(m, WIRE_UMASK, text);
     for (size_t i = 0; i < N_STARTUP_RLIMITS; i++) {
         struct rlimit limit;
         if (getrlimit(startup_rlimits[i].resource, &limit) != 0)
@@ -1148,12 +1147,12 @@ static void add_startup_settings(struct msg *m, const struct run_opts *o)
         snprintf(hard, sizeof hard, "%llu", (unsigned long long)limit.rlim_max);
         snprintf(text, sizeof text, "%s:%s:%s", startup_rlimits[i].name,
                  limit.rlim_cur == RLIM_INFINITY ? "unlimited" : soft, limit.rlim_max == RLIM_INFINITY ? "unlimited" : hard);
-        msg_add(m, "rlimit", text);
+        msg_add(m, WIRE_RLIMIT, text);
     }
     setlocale(LC_ALL, "");
-    msg_add(m, "lc_ctype", setlocale(LC_CTYPE, NULL));
-    msg_add(m, "lc_messages", setlocale(LC_MESSAGES, NULL));
-    msg_add(m, "codeset", nl_langinfo(CODESET));
+    msg_add(m, WIRE_LC_CTYPE, setlocale(LC_CTYPE, NULL));
+    msg_add(m, WIRE_LC_MESSAGES, setlocale(LC_MESSAGES, NULL));
+    msg_add(m, WIRE_CODESET, nl_langinfo(CODESET));
     setlocale(LC_ALL, "C"); /* our own messages stay as they were */
 }
 
@@ -1161,37 +1160,37 @@ static void build_run_request(struct msg *m, const struct run_opts *o, const cha
                               const char *shared_cp, const char *cwd, char **env)
 {
     char wait[24];
-    msg_init(m, "run");
-    msg_add(m, "main", o->main_class);
-    msg_add(m, "cp", cp);
+    msg_init(m, WIRE_RUN);
+    msg_add(m, WIRE_MAIN, o->main_class);
+    msg_add(m, WIRE_CP, cp);
     if (shared_cp != NULL)
-        msg_add(m, "shared_cp", shared_cp);
+        msg_add(m, WIRE_SHARED_CP, shared_cp);
     for (int i = 0; i < o->n_args; i++)
-        msg_add(m, "arg", o->args[i]);
+        msg_add(m, WIRE_ARG, o->args[i]);
     for (int i = 0; i < o->n_props; i++)
-        msg_add(m, "prop", o->props[i]);
+        msg_add(m, WIRE_PROP, o->props[i]);
     for (char **e = env; *e != NULL; e++) {
         const char *eq = strchr(*e, '=');
         if (eq != NULL && eq != *e)     /* like System.getenv, skip malformed entries */
-            msg_add(m, "env", *e);
+            msg_add(m, WIRE_ENV, *e);
     }
-    msg_add(m, "cwd", cwd);
-    msg_add(m, "stdin", fifos.in ? fifos.in : fifos.direct[STDIN_FILENO] ? fifos.direct[STDIN_FILENO] : "/dev/null");
-    msg_add(m, "stdout", fifos.out ? fifos.out : fifos.direct[STDOUT_FILENO]);
-    msg_add(m, "stderr", fifos.err ? fifos.err : fifos.direct[STDERR_FILENO]);
-    static const char *const keys[] = { "stdin_key", "stdout_key", "stderr_key" };
+    msg_add(m, WIRE_CWD, cwd);
+    msg_add(m, WIRE_STDIN, fifos.in ? fifos.in : fifos.direct[STDIN_FILENO] ? fifos.direct[STDIN_FILENO] : "/dev/null");
+    msg_add(m, WIRE_STDOUT, fifos.out ? fifos.out : fifos.direct[STDOUT_FILENO]);
+    msg_add(m, WIRE_STDERR, fifos.err ? fifos.err : fifos.direct[STDERR_FILENO]);
+    static const char *const keys[] = { WIRE_STDIN_KEY, WIRE_STDOUT_KEY, WIRE_STDERR_KEY };
     for (int fd = 0; fd < 3; fd++)
         if (fifos.direct[fd] != NULL)
             msg_add(m, keys[fd], fifos.direct_key[fd]);
     snprintf(wait, sizeof wait, "%ld", o->wait_ms);
-    msg_add(m, "wait_ms", wait);
+    msg_add(m, WIRE_WAIT_MS, wait);
     for (int i = 0; i < o->n_ignored; i++)
-        msg_add(m, "ignored_opt", o->ignored[i]);
+        msg_add(m, WIRE_IGNORED_OPT, o->ignored[i]);
     for (int i = 0; i < o->n_opens; i++)
-        msg_add(m, "add_opens", o->opens[i]);
+        msg_add(m, WIRE_ADD_OPENS, o->opens[i]);
     for (int i = 0; i < o->n_exports; i++)
-        msg_add(m, "add_exports", o->exports[i]);
-    msg_add(m, "kind", o->kind);
+        msg_add(m, WIRE_ADD_EXPORTS, o->exports[i]);
+    msg_add(m, WIRE_KIND, o->kind);
     add_startup_settings(m, o);
 }
 
@@ -1232,7 +1231,7 @@ static char *absolute_class_path(const char *cp, const char *cwd)
 
 static noreturn void finish_run(const struct frame *f)
 {
-    const char *s = frame_get(f, "code", "");
+    const char *s = frame_get(f, WIRE_CODE, "");
     char *end;
     errno = 0;
     long code = strtol(s, &end, 10);
@@ -1241,7 +1240,7 @@ static noreturn void finish_run(const struct frame *f)
     relay_drain(&relay_err);
     catch_up_direct_file(STDOUT_FILENO);
     catch_up_direct_file(STDERR_FILENO);
-    const char *message = frame_get(f, "message", NULL);
+    const char *message = frame_get(f, WIRE_MESSAGE, NULL);
     if (message != NULL)
         say("%s", message);
     if (bad)
@@ -1252,20 +1251,20 @@ static noreturn void finish_run(const struct frame *f)
 /* Acts on one message from the manager during a run; returns if the run goes on. */
 static void handle_run_reply(const struct frame *f, const struct run_opts *o, bool *started)
 {
-    if (frame_is(f, "queued")) {
+    if (frame_is(f, WIRE_QUEUED)) {
         if (verbose)
-            say("all slots are busy; queued at position %s", frame_get(f, "position", "?"));
-    } else if (frame_is(f, "started")) {
+            say("all slots are busy; queued at position %s", frame_get(f, WIRE_POSITION, "?"));
+    } else if (frame_is(f, WIRE_STARTED)) {
         *started = true;
         if (verbose)
-            say("running in slot %s (rank %s, pid %s)", frame_get(f, "slot", "?"),
-                frame_get(f, "rank", "?"), frame_get(f, "pid", "?"));
-    } else if (frame_is(f, "exit")) {
+            say("running in slot %s (rank %s, pid %s)", frame_get(f, WIRE_SLOT, "?"),
+                frame_get(f, WIRE_RANK, "?"), frame_get(f, WIRE_PID, "?"));
+    } else if (frame_is(f, WIRE_EXIT)) {
         finish_run(f);
-    } else if (frame_is(f, "fallback") && !*started) {
-        fallback(o, frame_get(f, "reason", "the pool cannot take the run"));
-    } else if (frame_is(f, "error")) {
-        die(EXIT_USAGE, "pool refused the request: %s", frame_get(f, "message", "(no message)"));
+    } else if (frame_is(f, WIRE_FALLBACK) && !*started) {
+        fallback(o, frame_get(f, WIRE_REASON, "the pool cannot take the run"));
+    } else if (frame_is(f, WIRE_ERROR)) {
+        die(EXIT_USAGE, "pool refused the request: %s", frame_get(f, WIRE_MESSAGE, "(no message)"));
     } else {
         die(1, "unexpected reply '%s' from the pool", f->data);
     }
@@ -1302,7 +1301,7 @@ static noreturn void connection_lost(int sock, const struct run_opts *o, bool st
 static bool send_cancel(int sock)
 {
     struct msg m;
-    msg_init(&m, "cancel");
+    msg_init(&m, WIRE_CANCEL);
     int r = msg_send(sock, &m);
     free(m.data);
     return r == 0;
@@ -1356,9 +1355,9 @@ static noreturn void run_loop(int sock, const struct run_opts *o)
                 connection_lost(sock, o, started, "end of file");
             if (r == FRAME_BAD)
                 connection_lost(sock, o, started, problem);
-            if (cancelling && frame_is(&f, "fallback"))
+            if (cancelling && frame_is(&f, WIRE_FALLBACK))
                 fallback(o, xasprintf("the pool did not start the run within %ld ms (%s)", o->start_timeout_ms,
-                                      frame_get(&f, "reason", "cancelled")));
+                                      frame_get(&f, WIRE_REASON, "cancelled")));
             handle_run_reply(&f, o, &started);
             free(f.data);
         }
@@ -1463,7 +1462,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[i++];
-    if (strcmp(cmd, "run") == 0)
+    if (strcmp(cmd, WIRE_RUN) == 0)
         cmd_run(socket_path, argc - i, argv + i);
     for (int k = i - 1; k < argc; k++) {
         if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "help") == 0) {
@@ -1475,13 +1474,13 @@ int main(int argc, char **argv)
             return 0;
         }
     }
-    bool now = strcmp(cmd, "stop") == 0 && i < argc && strcmp(argv[i], "--now") == 0;
-    bool json = strcmp(cmd, "status") == 0 && i < argc && strcmp(argv[i], "--json") == 0;
+    bool now = strcmp(cmd, WIRE_STOP) == 0 && i < argc && strcmp(argv[i], "--now") == 0;
+    bool json = strcmp(cmd, WIRE_STATUS) == 0 && i < argc && strcmp(argv[i], "--json") == 0;
     if (now || json)
         i++;
     if (i < argc)
         die(EXIT_USAGE, "unexpected argument '%s' (see jvmreuse --help)", argv[i]);
-    if (strcmp(cmd, "status") == 0 || strcmp(cmd, "drain") == 0 || strcmp(cmd, "stop") == 0)
+    if (strcmp(cmd, WIRE_STATUS) == 0 || strcmp(cmd, WIRE_DRAIN) == 0 || strcmp(cmd, WIRE_STOP) == 0)
         cmd_control(socket_path, cmd, now, json);
     say("unknown command '%s'", cmd);
     usage(stderr);

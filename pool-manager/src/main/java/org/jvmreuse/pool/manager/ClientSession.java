@@ -17,6 +17,7 @@ import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.os.CurrentUser;
+import org.jvmreuse.pool.protocol.ControlWire;
 import org.jvmreuse.pool.protocol.Frame;
 import org.jvmreuse.pool.protocol.FrameChannel;
 import org.jvmreuse.pool.protocol.ProtocolException;
@@ -54,7 +55,7 @@ final class ClientSession {
             if (refusal != null) {
                 if (settle(deadline)) {
                     PoolLog.get().warn("refused a control connection: " + refusal);
-                    send(new Frame("error").add("message", refusal), true);
+                    send(new Frame(ControlWire.ERROR).add(ControlWire.MESSAGE, refusal), true);
                 }
                 return;
             }
@@ -85,31 +86,31 @@ final class ClientSession {
     private void handle(Frame request) {
         try {
             switch (request.type()) {
-                case "run" -> serveRun(request);
-                case "status" -> {
-                    String format = request.get("format");
+                case ControlWire.RUN -> serveRun(request);
+                case ControlWire.STATUS -> {
+                    String format = request.get(ControlWire.FORMAT);
                     if (format == null) {
                         sendLines(manager.status());
-                    } else if (format.equals("json")) {
-                        send(new Frame("status").add("json", manager.statusJson()), true);
+                    } else if (format.equals(ControlWire.JSON)) {
+                        send(new Frame(ControlWire.STATUS).add(ControlWire.JSON, manager.statusJson()), true);
                     } else {
                         refuse("unknown status format '" + format + "' (only json)");
                     }
                 }
                 // Answer first: a stop can close the control server, and with it this connection, at once.
-                case "drain" -> {
-                    send(new Frame("ok").add("message", "pool is draining: running programs finish, new ones go elsewhere"), true);
+                case ControlWire.DRAIN -> {
+                    send(new Frame(ControlWire.OK).add(ControlWire.MESSAGE, "pool is draining: running programs finish, new ones go elsewhere"), true);
                     manager.drain();
                 }
-                case "stop" -> {
-                    send(new Frame("ok").add("message", "pool is stopping"), true);
-                    manager.stop("1".equals(request.get("now")));
+                case ControlWire.STOP -> {
+                    send(new Frame(ControlWire.OK).add(ControlWire.MESSAGE, "pool is stopping"), true);
+                    manager.stop("1".equals(request.get(ControlWire.NOW)));
                 }
-                case "doorbell" -> {
-                    manager.attachDoorbell(parseRank(request.require("rank")), request.get("key"), channel.channel());
+                case ControlWire.DOORBELL -> {
+                    manager.attachDoorbell(parseRank(request.require(ControlWire.RANK)), request.get(ControlWire.KEY), channel.channel());
                     return;
                 }
-                case "signal" -> refuse("'signal' is only valid on the connection of a running 'run'");
+                case ControlWire.SIGNAL -> refuse("'signal' is only valid on the connection of a running 'run'");
                 default -> refuse("unknown request type '" + request.type() + "'");
             }
         } catch (ProtocolException e) {
@@ -141,8 +142,8 @@ final class ClientSession {
 
     private void serveRun(Frame request) throws ProtocolException {
         RunSpec spec = RunSpec.fromFrame(request);
-        long waitMillis = parseWait(request.get("wait_ms"));
-        for (String ignored : request.getAll("ignored_opt")) {
+        long waitMillis = parseWait(request.get(ControlWire.WAIT_MS));
+        for (String ignored : request.getAll(ControlWire.IGNORED_OPT)) {
             PoolLog.get().info("run of " + spec.mainClass() + ": JVM option " + ignored + " ignored (fixed at pool start)");
         }
         PoolRun run = manager.newRun(spec, waitMillis, this);
@@ -157,15 +158,15 @@ final class ClientSession {
                 }
                 return;
             }
-            if ("signal".equals(frame.type())) {
-                Integer sig = forwardedSignal(frame.get("sig"));
+            if (ControlWire.SIGNAL.equals(frame.type())) {
+                Integer sig = forwardedSignal(frame.get(ControlWire.SIG));
                 if (sig != null) {
                     manager.signal(run, sig);
                 } else {
-                    PoolLog.get().warn("ignoring a signal frame with sig=" + frame.get("sig") + ": only "
+                    PoolLog.get().warn("ignoring a signal frame with sig=" + frame.get(ControlWire.SIG) + ": only "
                             + new TreeSet<>(FORWARDED_SIGNALS) + " are forwarded");
                 }
-            } else if ("cancel".equals(frame.type())) {
+            } else if (ControlWire.CANCEL.equals(frame.type())) {
                 manager.cancel(run);
             } else {
                 PoolLog.get().warn("ignoring '" + frame.type() + "' sent during a run");
@@ -207,33 +208,33 @@ final class ClientSession {
     }
 
     private void refuse(String message) {
-        send(new Frame("error").add("message", message), true);
+        send(new Frame(ControlWire.ERROR).add(ControlWire.MESSAGE, message), true);
     }
 
     private void sendLines(List<String> lines) {
-        Frame frame = new Frame("status");
-        lines.forEach(line -> frame.add("line", line));
+        Frame frame = new Frame(ControlWire.STATUS);
+        lines.forEach(line -> frame.add(ControlWire.LINE, line));
         send(frame, true);
     }
 
     void queued(int position) {
-        send(new Frame("queued").add("position", position), false);
+        send(new Frame(ControlWire.QUEUED).add(ControlWire.POSITION, position), false);
     }
 
     void started(int slot, int rank, long pid, boolean reuse) {
-        send(new Frame("started").add("slot", slot).add("rank", rank).add("pid", pid).add("reuse", reuse ? 1 : 0), false);
+        send(new Frame(ControlWire.STARTED).add(ControlWire.SLOT, slot).add(ControlWire.RANK, rank).add(ControlWire.PID, pid).add(ControlWire.REUSE, reuse ? 1 : 0), false);
     }
 
     void exit(int code, String message) {
-        Frame frame = new Frame("exit").add("code", code);
+        Frame frame = new Frame(ControlWire.EXIT).add(ControlWire.CODE, code);
         if (!message.isEmpty()) {
-            frame.add("message", message);
+            frame.add(ControlWire.MESSAGE, message);
         }
         send(frame, true);
     }
 
     void fallback(String reason) {
-        send(new Frame("fallback").add("reason", reason), true);
+        send(new Frame(ControlWire.FALLBACK).add(ControlWire.REASON, reason), true);
     }
 
     /** Writes a reply; a final one closes the connection after it. */

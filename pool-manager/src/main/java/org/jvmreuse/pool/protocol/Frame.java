@@ -11,9 +11,6 @@ import java.util.Map;
  * NUL-terminated UTF-8 strings (see docs/protocol.md).
  */
 public final class Frame {
-    /** Largest payload either side accepts. */
-    public static final int MAX_PAYLOAD = 1 << 20;
-
     private final String type;
     private final List<Map.Entry<String, String>> fields = new ArrayList<>();
 

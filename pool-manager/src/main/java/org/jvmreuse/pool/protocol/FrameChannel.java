@@ -25,14 +25,14 @@ public final class FrameChannel implements AutoCloseable {
      * may still read, and is owed a reply.
      */
     public Frame read() throws IOException, ProtocolException {
-        ByteBuffer header = ByteBuffer.allocate(4);
+        ByteBuffer header = ByteBuffer.allocate(ControlWire.HEADER_LEN);
         if (!fill(header, true)) {
             throw new EOFException("peer closed the connection");
         }
         int length = header.flip().getInt();
-        if (length <= 0 || length > Frame.MAX_PAYLOAD) {
+        if (length <= 0 || length > ControlWire.MAX_PAYLOAD) {
             throw new ProtocolException("frame length " + Integer.toUnsignedString(length)
-                    + " is outside 1.." + Frame.MAX_PAYLOAD + " bytes");
+                    + " is outside 1.." + ControlWire.MAX_PAYLOAD + " bytes");
         }
         return Frame.decode(readPayload(length));
     }
@@ -68,7 +68,7 @@ public final class FrameChannel implements AutoCloseable {
 
     public void write(Frame frame) throws IOException {
         byte[] payload = frame.encode();
-        ByteBuffer buffer = ByteBuffer.allocate(4 + payload.length).putInt(payload.length).put(payload).flip();
+        ByteBuffer buffer = ByteBuffer.allocate(ControlWire.HEADER_LEN + payload.length).putInt(payload.length).put(payload).flip();
         synchronized (writeLock) {
             while (buffer.hasRemaining()) {
                 channel.write(buffer);

@@ -6,11 +6,11 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.nio.charset.StandardCharsets;
 
 /**
  * What a run needs to behave exactly like {@code java -cp cp -Dprops main args} started in
@@ -27,23 +27,23 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
                       List<String> addExports, StartupInputs startup) {
 
     public static RunSpec fromFrame(Frame frame) throws ProtocolException {
-        String cwd = frame.require("cwd");
+        String cwd = frame.require(ControlWire.CWD);
         if (!cwd.startsWith("/")) {
             throw new ProtocolException("cwd must be an absolute path, got '" + cwd + "'");
         }
-        List<String> classPath = absolutePaths(frame.require("cp"), cwd);
-        List<String> shared = absolutePaths(frame.get("shared_cp") == null ? "" : frame.get("shared_cp"), cwd);
+        List<String> classPath = absolutePaths(frame.require(ControlWire.CP), cwd);
+        List<String> shared = absolutePaths(frame.get(ControlWire.SHARED_CP) == null ? "" : frame.get(ControlWire.SHARED_CP), cwd);
         if (!classPath.containsAll(shared)) {
             List<String> extra = new ArrayList<>(shared);
             extra.removeAll(classPath);
             throw new ProtocolException("shared_cp entries must also be on cp; not on cp: " + extra);
         }
-        return new RunSpec(frame.require("main"), classPath, shared, frame.getAll("arg"),
-                pairs(frame.getAll("prop"), "prop"), pairs(frame.getAll("env"), "env"), cwd,
-                StreamPath.fromFrame(frame, "stdin"), StreamPath.fromFrame(frame, "stdout"),
-                StreamPath.fromFrame(frame, "stderr"), RunKind.parse(frame.get("kind")),
-                modulePackages(frame.getAll("add_opens"), "add_opens"),
-                modulePackages(frame.getAll("add_exports"), "add_exports"), StartupInputs.fromFrame(frame));
+        return new RunSpec(frame.require(ControlWire.MAIN), classPath, shared, frame.getAll(ControlWire.ARG),
+                pairs(frame.getAll(ControlWire.PROP), ControlWire.PROP), pairs(frame.getAll(ControlWire.ENV), ControlWire.ENV), cwd,
+                StreamPath.fromFrame(frame, ControlWire.STDIN, ControlWire.STDIN_KEY), StreamPath.fromFrame(frame, ControlWire.STDOUT, ControlWire.STDOUT_KEY),
+                StreamPath.fromFrame(frame, ControlWire.STDERR, ControlWire.STDERR_KEY), RunKind.parse(frame.get(ControlWire.KIND)),
+                modulePackages(frame.getAll(ControlWire.ADD_OPENS), ControlWire.ADD_OPENS),
+                modulePackages(frame.getAll(ControlWire.ADD_EXPORTS), ControlWire.ADD_EXPORTS), StartupInputs.fromFrame(frame));
     }
 
     /** Each value must be MODULE/PACKAGE, as in {@code --add-opens MODULE/PACKAGE=ALL-UNNAMED}. */

@@ -17,18 +17,18 @@ public record StartupInputs(String stackSize, int umask, List<String> limits, St
     private static final Pattern LIMIT = Pattern.compile("[a-z]+:(unlimited|[0-9]{1,19}):(unlimited|[0-9]{1,19})");
 
     static StartupInputs fromFrame(Frame frame) throws ProtocolException {
-        String umask = frame.get("umask");
+        String umask = frame.get(ControlWire.UMASK);
         if (umask != null && !umask.matches("0?[0-7]{1,3}")) {
             throw new ProtocolException("malformed umask '" + umask + "': expected octal, such as 0022");
         }
-        List<String> limits = frame.getAll("rlimit");
+        List<String> limits = frame.getAll(ControlWire.RLIMIT);
         for (String limit : limits) {
             if (!LIMIT.matcher(limit).matches()) {
                 throw new ProtocolException("malformed rlimit '" + limit + "': expected NAME:SOFT:HARD");
             }
         }
-        return new StartupInputs(orEmpty(frame.get("xss")), umask == null ? -1 : Integer.parseInt(umask, 8), limits,
-                orEmpty(frame.get("lc_ctype")), orEmpty(frame.get("lc_messages")), orEmpty(frame.get("codeset")));
+        return new StartupInputs(orEmpty(frame.get(ControlWire.XSS)), umask == null ? -1 : Integer.parseInt(umask, 8), limits,
+                orEmpty(frame.get(ControlWire.LC_CTYPE)), orEmpty(frame.get(ControlWire.LC_MESSAGES)), orEmpty(frame.get(ControlWire.CODESET)));
     }
 
     /** Whether the client sent the run's locale (older clients and warm-up runs do not). */

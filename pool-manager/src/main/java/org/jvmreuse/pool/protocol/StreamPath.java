@@ -12,11 +12,11 @@ public record StreamPath(String path, FileKey key) {
         return new StreamPath(path, null);
     }
 
-    /** Field {@code name} (its path, {@code /dev/null} when absent) and {@code name_key}. */
-    static StreamPath fromFrame(Frame frame, String name) throws ProtocolException {
+    /** Field {@code name} (its path, {@code /dev/null} when absent) and field {@code keyName}. */
+    static StreamPath fromFrame(Frame frame, String name, String keyName) throws ProtocolException {
         String path = frame.get(name);
-        String key = frame.get(name + "_key");
+        String key = frame.get(keyName);
         return new StreamPath(path == null || path.isEmpty() ? "/dev/null" : path,
-                key == null ? null : FileKey.parse(key, name + "_key"));
+                key == null ? null : FileKey.parse(key, keyName));
     }
 }

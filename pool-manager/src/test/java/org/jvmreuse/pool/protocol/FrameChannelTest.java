@@ -24,7 +24,7 @@ class FrameChannelTest {
     void aLargeHeaderWithoutItsPayloadAllocatesLittle() throws Exception {
         SocketChannel[] pair = pair();
         try (FrameChannel reader = new FrameChannel(pair[0]); SocketChannel writer = pair[1]) {
-            writer.write(ByteBuffer.allocate(4 + 10).putInt(Frame.MAX_PAYLOAD).put(new byte[10]).flip());
+            writer.write(ByteBuffer.allocate(4 + 10).putInt(ControlWire.MAX_PAYLOAD).put(new byte[10]).flip());
             writer.close();
             long before = THREADS.getCurrentThreadAllocatedBytes();
             assertThrows(ProtocolException.class, reader::read);
