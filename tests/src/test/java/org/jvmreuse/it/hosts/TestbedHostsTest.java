@@ -34,13 +34,14 @@ class TestbedHostsTest {
         assertEquals("n1\t10.77.0.1\nn2\t10.77.0.2\nn3\t10.77.0.3\n", started.out());
         for (int i = 1; i <= 3; i++) {
             Pool.Result seen = in("n" + i, "sh", "-c", "hostname; ip -4 -o addr show eth0 | awk '{print $4}';"
-                    + " getent hosts n1 n2 n3 | awk '{print $2}' | tr '\\n' ' '; echo; echo here > /tmp/mark; ls /tmp");
+                    + " getent hosts n1 n2 n3 | awk '{print $2}' | tr '\\n' ' '; echo; echo here > /tmp/mark-$(hostname);"
+                    + " ls /tmp | grep '^mark-'; test -x " + HOSTS + " && echo checkout shared");
             assertEquals(0, seen.code(), seen.toString());
-            // its own /tmp: no other host's mark
-            assertEquals("n" + i + "\n10.77.0." + i + "/24\nn1 n2 n3 \nmark\n", seen.out(), seen.toString());
+            // its own /tmp (no other host's mark), the checkout the machine's even if under /tmp
+            assertEquals("n" + i + "\n10.77.0." + i + "/24\nn1 n2 n3 \nmark-n" + i + "\ncheckout shared\n", seen.out(),
+                    seen.toString());
+            assertFalse(Files.exists(Path.of("/tmp/mark-n" + i)), "a host's /tmp is its own, not this machine's");
         }
-        assertFalse(Files.exists(Path.of("/tmp/mark")) && Files.readString(Path.of("/tmp/mark")).equals("here\n"),
-                "a host's /tmp is its own, not this machine's");
     }
 
     @Test
