@@ -73,6 +73,11 @@ jvmreuse_slurm_init() {
         fi
     done
     export PATH
+    JVMREUSE_SLURM_HOSTS=${JVMREUSE_SLURM_HOSTS:-0}
+    if [[ $JVMREUSE_SLURM_HOSTS == 1 ]]; then
+        # On the testbed's hosts, whose /tmp is their own: the daemons' files must be shared.
+        JVMREUSE_SLURM_DIR=${JVMREUSE_SLURM_DIR:-/var/tmp/jvmreuse-slurm-hosts-$EUID}
+    fi
     JVMREUSE_SLURM_DIR=${JVMREUSE_SLURM_DIR:-/tmp/jvmreuse-slurm-$EUID}
     JVMREUSE_SLURM_NODES=${JVMREUSE_SLURM_NODES:-3}
     JVMREUSE_SLURM_CPUS=${JVMREUSE_SLURM_CPUS:-$(nproc)}
@@ -89,7 +94,32 @@ jvmreuse_slurm_init() {
     fi
     JVMREUSE_SLURM_DIR=${JVMREUSE_SLURM_DIR%/}
     JVMREUSE_SLURM_CONF=$JVMREUSE_SLURM_DIR/etc/slurm.conf
-    export JVMREUSE_SLURM_DIR JVMREUSE_SLURM_CONF
+    export JVMREUSE_SLURM_DIR JVMREUSE_SLURM_CONF JVMREUSE_SLURM_HOSTS
+}
+
+# The multi-host testbed's tool (job-scripts/testbed/jvmreuse-hosts).
+_jvmreuse_slurm_hosts_tool() {
+    printf '%s' "$(cd "$(dirname "${BASH_SOURCE[0]}")/../testbed" && pwd)/jvmreuse-hosts"
+}
+
+# On the testbed's hosts: each node nK must be a running host (jvmreuse-hosts start --hosts N),
+# and D must not be in a host's own /tmp.
+_jvmreuse_slurm_check_hosts() {
+    [[ $JVMREUSE_SLURM_HOSTS == 1 ]] || return 0
+    local i tool
+    tool=$(_jvmreuse_slurm_hosts_tool)
+    case $JVMREUSE_SLURM_DIR/ in
+        /tmp/*|/dev/shm/*)
+            _jvmreuse_slurm_log "ERROR: with --hosts the testbed dir must be outside /tmp and /dev/shm, which each host has of its own (got $JVMREUSE_SLURM_DIR)"
+            return 1
+            ;;
+    esac
+    for ((i = 1; i <= JVMREUSE_SLURM_NODES; i++)); do
+        if ! "$tool" exec "n$i" true 2>/dev/null; then
+            _jvmreuse_slurm_log "ERROR: --hosts needs the testbed host n$i: start $JVMREUSE_SLURM_NODES hosts first ($tool start --hosts $JVMREUSE_SLURM_NODES)"
+            return 1
+        fi
+    done
 }
 
 _jvmreuse_slurm_validate() {
@@ -254,7 +284,7 @@ _jvmreuse_slurm_write_conf() {
     {
         printf '# written by jvmreuse-slurm-testbed at start; changes are lost at the next start\n'
         printf 'ClusterName=%s\n' "$JVMREUSE_SLURM_CLUSTER"
-        printf 'SlurmctldHost=%s(127.0.0.1)\n' "$host"
+        printf 'SlurmctldHost=%s(%s)\n' "$host" "$(_jvmreuse_slurm_controller_addr)"
         printf 'SlurmctldPort=%s\n' "${JVMREUSE_SLURM_PORTS[0]}"
         printf 'SlurmdPort=%s\n' "${JVMREUSE_SLURM_PORTS[1]}"
         printf 'SlurmUser=%s\nSlurmdUser=%s\n' "$user" "$user"
@@ -290,8 +320,14 @@ MinJobAge=300
 SlurmdTimeout=300
 CONF
         for ((i = 1; i <= JVMREUSE_SLURM_NODES; i++)); do
-            printf 'NodeName=n%s NodeHostname=%s NodeAddr=127.0.0.1 Port=%s CPUs=%s RealMemory=%s State=UNKNOWN\n' \
-                "$i" "$host" "${JVMREUSE_SLURM_PORTS[i]}" "$JVMREUSE_SLURM_CPUS" "$JVMREUSE_SLURM_MEMORY_MB"
+            if [[ $JVMREUSE_SLURM_HOSTS == 1 ]]; then
+                # A host of its own: its name and address, and the one slurmd port of every node.
+                printf 'NodeName=n%s NodeHostname=n%s NodeAddr=%s.%s CPUs=%s RealMemory=%s State=UNKNOWN\n' \
+                    "$i" "$i" "${JVMREUSE_HOSTS_NET:-10.77.0}" "$i" "$JVMREUSE_SLURM_CPUS" "$JVMREUSE_SLURM_MEMORY_MB"
+            else
+                printf 'NodeName=n%s NodeHostname=%s NodeAddr=127.0.0.1 Port=%s CPUs=%s RealMemory=%s State=UNKNOWN\n' \
+                    "$i" "$host" "${JVMREUSE_SLURM_PORTS[i]}" "$JVMREUSE_SLURM_CPUS" "$JVMREUSE_SLURM_MEMORY_MB"
+            fi
         done
         printf 'PartitionName=test Nodes=n[1-%s] Default=YES MaxTime=%s State=UP\n' "$JVMREUSE_SLURM_NODES" "$JVMREUSE_SLURM_MAX_TIME"
     } >"$JVMREUSE_SLURM_CONF"
@@ -300,6 +336,15 @@ CONF
             "$JVMREUSE_SLURM_CPUS" "$JVMREUSE_SLURM_MEMORY_MB" "$JVMREUSE_SLURM_CLUSTER"
         printf 'TESTBED_PORTS="%s"\n' "${JVMREUSE_SLURM_PORTS[*]}"
     } >"$d/testbed.env"
+}
+
+# Where slurmctld is reached: this machine's address on the hosts' bridge, else loopback.
+_jvmreuse_slurm_controller_addr() {
+    if [[ $JVMREUSE_SLURM_HOSTS == 1 ]]; then
+        printf '%s.254' "${JVMREUSE_HOSTS_NET:-10.77.0}"
+    else
+        printf '127.0.0.1'
+    fi
 }
 
 # Reads D/testbed.env (nodes and cluster name of the testbed that runs or ran in D).
@@ -424,6 +469,7 @@ jvmreuse_slurm_start() {
         fi
     fi
     jvmreuse_slurm_install || return 1
+    _jvmreuse_slurm_check_hosts || return 1
     _jvmreuse_slurm_make_dirs || return 1
     d=$JVMREUSE_SLURM_DIR
     JVMREUSE_SLURM_CLUSTER=$(_jvmreuse_slurm_cluster_name)
@@ -434,7 +480,12 @@ jvmreuse_slurm_start() {
     deadline=$((SECONDS + JVMREUSE_SLURM_TIMEOUT))
     _jvmreuse_slurm_launch slurmctld slurmctld -D -c -f "$JVMREUSE_SLURM_CONF"
     for ((i = 1; i <= JVMREUSE_SLURM_NODES; i++)); do
-        _jvmreuse_slurm_launch "slurmd-n$i" slurmd -D -N "n$i" -f "$JVMREUSE_SLURM_CONF"
+        if [[ $JVMREUSE_SLURM_HOSTS == 1 ]]; then
+            # nsenter execs slurmd in place: the recorded PID is the daemon's.
+            _jvmreuse_slurm_launch "slurmd-n$i" "$(_jvmreuse_slurm_hosts_tool)" exec "n$i" slurmd -D -N "n$i" -f "$JVMREUSE_SLURM_CONF"
+        else
+            _jvmreuse_slurm_launch "slurmd-n$i" slurmd -D -N "n$i" -f "$JVMREUSE_SLURM_CONF"
+        fi
     done
     while :; do
         mapfile -t idle < <(_jvmreuse_slurm_idle_nodes)
@@ -458,7 +509,7 @@ jvmreuse_slurm_start() {
         took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf " in %.1f s", b - a }')
     fi
     _jvmreuse_slurm_log "ready$took: $JVMREUSE_SLURM_NODES nodes (n1..n$JVMREUSE_SLURM_NODES, $JVMREUSE_SLURM_CPUS CPUs each)," \
-        "slurmctld on 127.0.0.1:${JVMREUSE_SLURM_PORTS[0]}, logs in $d/log"
+        "slurmctld on $(_jvmreuse_slurm_controller_addr):${JVMREUSE_SLURM_PORTS[0]}, logs in $d/log"
     jvmreuse_slurm_env
 }
 
