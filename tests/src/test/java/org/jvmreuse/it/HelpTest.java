@@ -33,7 +33,7 @@ class HelpTest {
             "yarn", "hdfs", "mapred", "curl", "wget", "ssh", "git", "sudo", "systemctl", "jq", "python3");
     /** Directories of commands users run (lib/ holds what those commands source or exec). */
     private static final List<String> SCRIPT_DIRS = List.of("job-scripts", "job-scripts/bin", "job-scripts/bench",
-            "job-scripts/sbatch", "job-scripts/pjsub");
+            "job-scripts/sbatch", "job-scripts/pjsub", "job-scripts/testbed");
 
     private static Path sandbox;
     private static Path calls;
