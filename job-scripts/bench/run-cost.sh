@@ -21,10 +21,17 @@ repo=$(cd "$here/../.." && pwd)
 base=$(cd "$1" && pwd)
 rounds=${2:-30}
 work=$(mktemp -d /tmp/jvmreuse-run-cost.XXXXXX)
-workloads_jar=$(find "$repo/workloads/target" -maxdepth 1 -name 'workloads-*.jar' | head -n 1)
-patch_jar=$(find "$repo/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' ! -name '*sources*' | head -n 1)
-[[ -n $workloads_jar && -n $patch_jar ]] || { echo "build this checkout first (job-scripts/setup.sh)" >&2; exit 1; }
-shared_cp=$(find "$repo/workloads/target/lib" -name '*.jar' | sort | paste -sd: -):$patch_jar
+# Each checkout runs its own programs and its own Hadoop integration (their contracts with the
+# pool change between commits).
+declare -A workloads_jar shared_cp
+for name in base this; do
+    dir=$repo
+    [[ $name == base ]] && dir=$base
+    workloads_jar[$name]=$(find "$dir/workloads/target" -maxdepth 1 -name 'workloads-*.jar' | head -n 1)
+    patch_jar=$(find "$dir/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' ! -name '*sources*' | head -n 1)
+    [[ -n ${workloads_jar[$name]} && -n $patch_jar ]] || { echo "build $dir first (job-scripts/setup.sh)" >&2; exit 1; }
+    shared_cp[$name]=$(find "$dir/workloads/target/lib" -name '*.jar' | sort | paste -sd: -):$patch_jar
+done
 config=$work/config.xml
 {
     echo '<?xml version="1.0"?><configuration>'
@@ -60,9 +67,9 @@ timed_run() {
 
 for ((round = 0; round < rounds; round++)); do
     for name in base this; do
-        micros=$(timed_run "$name" -cp "$workloads_jar" org.jvmreuse.workloads.Hello bench)
+        micros=$(timed_run "$name" -cp "${workloads_jar[$name]}" org.jvmreuse.workloads.Hello bench)
         echo "$name Hello $micros"
-        micros=$(timed_run "$name" --shared-cp "$shared_cp" -cp "$workloads_jar:$shared_cp" \
+        micros=$(timed_run "$name" --shared-cp "${shared_cp[$name]}" -cp "${workloads_jar[$name]}:${shared_cp[$name]}" \
             org.jvmreuse.workloads.ConfigHeavy "$config")
         echo "$name ConfigHeavy $micros"
     done
