@@ -38,9 +38,7 @@ class IsolationTest extends OneSlotPoolTest {
         ways.put(List.of("-cp", Pool.PROGRAMS, program, "loadLibrary"), Map.of("LD_LIBRARY_PATH", dir.toString()));
         ways.put(List.of("-cp", Pool.PROGRAMS, program, "load", library.toString()), Map.of());
         for (Map.Entry<List<String>, Map<String, String>> way : ways.entrySet()) {
-            List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
-            newJvm.addAll(way.getKey());
-            Pool.Result stock = Pool.exec(newJvm, way.getValue(), null, 60);
+            Pool.Result stock = inNewJvm(way.getKey(), way.getValue());
             assertEquals(0, stock.code(), stock.toString());
             assertTrue(stock.out().endsWith(" counter=1\n"), stock.toString());
             for (int i = 1; i <= 3; i++) {
@@ -123,9 +121,7 @@ class IsolationTest extends OneSlotPoolTest {
     void theSystemClassLoaderIsTheRunsClassPath() throws Exception {
         List<String> probe = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.SystemLoaderProbe",
                 "org.jvmreuse.pool.common.PoolThreads", "org.jvmreuse.it.programs.Echo");
-        List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
-        newJvm.addAll(probe);
-        Pool.Result stock = Pool.exec(newJvm, Map.of(), null, 60);
+        Pool.Result stock = inNewJvm(probe, Map.of());
         assertEquals("own class from the system class loader: true\norg.jvmreuse.pool.common.PoolThreads: not found\n"
                 + "org.jvmreuse.it.programs.Echo: loads\n", stock.out(), stock.toString());
         for (int i = 0; i < 2; i++) {
@@ -145,13 +141,18 @@ class IsolationTest extends OneSlotPoolTest {
     void thePoolsClassesARunIsHandedAreNamesOnly() throws Exception {
         List<String> probe = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.PoolReach",
                 "org.jvmreuse.pool.common.PoolThreads", "org.jvmreuse.pool.slot.SlotRuntime");
-        List<String> newJvm = new ArrayList<>(List.of(Jdks.DEFAULT));
-        newJvm.addAll(probe);
-        Pool.Result stock = Pool.exec(newJvm, Map.of(), null, 60);
+        Pool.Result stock = inNewJvm(probe, Map.of());
         assertEquals("pool members usable: 0\n", stock.out(), stock.toString());
         Pool.Result slot = pool.run(probe.toArray(String[]::new));
         assertEquals(stock.out(), slot.out(), slot.toString());
         assertTrue(slot.err().contains("reached org.jvmreuse.pool.slot.TaskThreadGroup in module org.jvmreuse.pool")
                 && slot.err().contains("reached org.jvmreuse.pool.slot.SlotRuntime"), slot.err());
+    }
+
+    /** The same java arguments in a new JVM, as a stock launch runs them. */
+    private static Pool.Result inNewJvm(List<String> javaArgs, Map<String, String> env) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Jdks.DEFAULT));
+        command.addAll(javaArgs);
+        return Pool.exec(command, env, null, 60);
     }
 }

@@ -101,7 +101,6 @@ public final class ShuffleWarmup {
                 .map(offered -> offered.<Text, Text>plugin(localDir, port)).orElse(null);
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private static Result reduce(String path, ShuffleConsumerPlugin<Text, Text> plugin, JobConf conf, TaskUmbilicalProtocol events,
                                  SecretKey secret, WarmupMapOutputs outputs) throws Exception {
         long start = System.nanoTime();

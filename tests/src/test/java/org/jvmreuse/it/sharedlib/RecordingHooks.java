@@ -12,13 +12,11 @@ public final class RecordingHooks implements RunHook {
 
     @Override
     public void beforeRun(BiConsumer<String, String> setenv) {
-        before(setenv);
-    }
-
-    private static synchronized void before(BiConsumer<String, String> setenv) {
-        runs++;
-        CALLS.add("before" + runs + "(loader=" + (Thread.currentThread().getContextClassLoader() != RecordingHooks.class.getClassLoader()) + ")");
-        setenv.accept("SET_BY_HOOK", "run " + runs);
+        synchronized (RecordingHooks.class) {
+            runs++;
+            CALLS.add("before" + runs + "(loader=" + (Thread.currentThread().getContextClassLoader() != RecordingHooks.class.getClassLoader()) + ")");
+            setenv.accept("SET_BY_HOOK", "run " + runs);
+        }
     }
 
     /** Must come before the run's threads are interrupted: a run's thread notes its interrupt. */
@@ -27,17 +25,17 @@ public final class RecordingHooks implements RunHook {
         note("end");
     }
 
-    public static synchronized void note(String what) {
-        CALLS.add(what + runs);
+    public static void note(String what) {
+        note(what, "");
+    }
+
+    private static synchronized void note(String what, String detail) {
+        CALLS.add(what + runs + detail);
     }
 
     @Override
     public void afterRun(boolean exitHooks) {
-        after(exitHooks);
-    }
-
-    private static synchronized void after(boolean exitHooks) {
-        CALLS.add("after" + runs + "(" + exitHooks + ")");
+        note("after", "(" + exitHooks + ")");
     }
 
     public static synchronized String calls() {
