@@ -1,6 +1,7 @@
 package org.jvmreuse.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -141,6 +142,9 @@ class StartupSettingsTest {
         assertEquals(0, run.code(), what + ": " + run);
         assertEquals(stock.out(), run.out(), what + ": " + run);
         assertEquals(inSlot, run.err().contains("running in slot 0"), what + ": " + run.err());
+        // Admission before dispatch: the manager sends what a slot cannot give to a new JVM; no slot is asked.
+        String slotLog = pool.slotLog(1);
+        assertFalse(slotLog.contains(" did not start: "), what + ": a slot was asked and refused:\n" + slotLog);
         Files.delete(dir);
     }
 

@@ -143,10 +143,11 @@ final class ClientSession {
     private void serveRun(Frame request) throws ProtocolException {
         RunSpec spec = RunSpec.fromFrame(request);
         long waitMillis = parseWait(request.get(ControlWire.WAIT_MS));
-        for (String ignored : request.getAll(ControlWire.IGNORED_OPT)) {
+        List<String> fixedOptions = request.getAll(ControlWire.IGNORED_OPT);
+        for (String ignored : fixedOptions) {
             PoolLog.get().info("run of " + spec.mainClass() + ": JVM option " + ignored + " ignored (fixed at pool start)");
         }
-        PoolRun run = manager.newRun(spec, waitMillis, this);
+        PoolRun run = manager.newRun(spec, fixedOptions, waitMillis, this);
         manager.submit(run);
         while (!answered) {
             Frame frame;

@@ -4,20 +4,14 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
+import org.jvmreuse.pool.admission.Admission;
+import org.jvmreuse.pool.admission.SlotProfile;
 import org.jvmreuse.pool.classpath.ClassPathKey;
 import org.jvmreuse.pool.common.PoolLog;
-import org.jvmreuse.pool.common.PoolThreads;
 import org.jvmreuse.pool.config.PoolTopology;
 import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.MpiTransport;
@@ -46,20 +40,17 @@ public final class PoolManager implements MpiTransport.Handler {
     private final SlotTable slots;
     private final SpareRanks spares;
     private final int amSlots;
-    private final Deque<PoolRun> queue = new ArrayDeque<>();
+    private final RunQueue queue = new RunQueue();
     private final Map<Long, PoolRun> running = new HashMap<>();
-    private final LatencyStats latency = new LatencyStats();
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
-            r -> PoolThreads.create("manager-timer", r));
+    private final PoolStatus status;
     private long nextRunId = 1;
-    private long completedRuns;
-    private long completedAmRuns;
-    private long fallbacks;
     private boolean draining;
     private boolean stopping;
     /** Until every slot started once (said HELLO or left): the pool's warm-up. */
     private boolean warmingUp = true;
     private final long startNanos = System.nanoTime();
+    /** What the pool's slots were started with, from the first HELLO; runs are admitted against it. */
+    private SlotProfile slotProfile;
 
     public PoolManager(PoolTopology topology, Path socket, MpiTransport transport, Doorbells doorbells, int amSlots) {
         this.topology = topology;
@@ -69,6 +60,7 @@ public final class PoolManager implements MpiTransport.Handler {
         this.slots = new SlotTable(topology.slotRanks());
         this.spares = new SpareRanks(topology.spareRanks());
         this.amSlots = amSlots;
+        this.status = new PoolStatus(topology, socket, transport, slots, spares, amSlots);
     }
 
     public void run() throws Exception {
@@ -79,33 +71,49 @@ public final class PoolManager implements MpiTransport.Handler {
                     + amSlots + ") at " + socket);
             transport.run(this);
         } finally {
-            timers.shutdownNow();
+            queue.close();
         }
     }
 
-    synchronized PoolRun newRun(RunSpec spec, long waitMillis, ClientSession client) {
-        return new PoolRun(nextRunId++, spec, ClassPathKey.of(spec.classPath()), waitMillis, client);
+    synchronized PoolRun newRun(RunSpec spec, List<String> fixedOptions, long waitMillis, ClientSession client) {
+        return new PoolRun(nextRunId++, spec, fixedOptions, ClassPathKey.of(spec.classPath()), waitMillis, client);
     }
 
+    /** Queues {@code run} for a slot, or sends it to a new JVM if {@link #stockReason} says so. */
     synchronized void submit(PoolRun run) {
-        if (draining) {
-            fallback(run, stopping ? "the pool is stopping" : "the pool is draining");
-        } else if (!slots.anyUsable()) {
-            fallback(run, "the pool has no usable slot left (all retired; see the pool log)");
-        } else if (run.spec.kind() == RunKind.AM && amSlots == 0) {
-            fallback(run, "this pool runs no application masters (--am-slots 0)");
-        } else {
-            queue.add(run);
-            dispatchQueue();
-            if (run.state == PoolRun.State.QUEUED && warmingUp) {
-                dequeue(run);
-                fallback(run, "the pool is still warming up (" + slots.count(SlotTable.State.STARTING) + " of "
-                        + slots.size() + " slots starting) and no started slot is free");
-            } else if (run.state == PoolRun.State.QUEUED) {
-                run.client.queued(queue.size());
-                run.waitTimer = timers.schedule(() -> waitExpired(run), run.waitMillis, TimeUnit.MILLISECONDS);
-            }
+        String reason = stockReason(run);
+        if (reason != null) {
+            fallback(run, reason);
+            return;
         }
+        queue.add(run);
+        dispatchQueue();
+        if (run.state == PoolRun.State.QUEUED && warmingUp) {
+            queue.remove(run);
+            fallback(run, "the pool is still warming up (" + slots.count(SlotTable.State.STARTING) + " of "
+                    + slots.size() + " slots starting) and no started slot is free");
+        } else if (run.state == PoolRun.State.QUEUED) {
+            run.client.queued(queue.size());
+            queue.startWait(run, this::waitExpired);
+        }
+    }
+
+    /**
+     * Why {@code run} must start in a new JVM, or null if it may wait for a slot: decided once,
+     * before a slot is picked, from the pool's state and, by {@link Admission}, from what its
+     * slots were started with (before any slot said HELLO the warm-up decides instead).
+     */
+    private String stockReason(PoolRun run) {
+        if (draining) {
+            return stopping ? "the pool is stopping" : "the pool is draining";
+        }
+        if (!slots.anyUsable()) {
+            return "the pool has no usable slot left (all retired; see the pool log)";
+        }
+        if (run.spec.kind() == RunKind.AM && amSlots == 0) {
+            return "this pool runs no application masters (--am-slots 0)";
+        }
+        return slotProfile == null ? null : Admission.refusal(run.spec, run.fixedOptions, slotProfile);
     }
 
     /** Whether {@code run} must wait because application masters hold as many slots as they may. */
@@ -137,7 +145,7 @@ public final class PoolManager implements MpiTransport.Handler {
     }
 
     private void fallback(PoolRun run, String reason) {
-        fallbacks++;
+        status.fellBack();
         // the client says why only with -v: the pool's log is where an admin finds it
         PoolLog.get().info("run " + run.id + " (" + run.spec.kind().name().toLowerCase(java.util.Locale.ROOT) + ", "
                 + run.spec.mainClass() + ") goes to a new JVM: " + reason);
@@ -153,7 +161,7 @@ public final class PoolManager implements MpiTransport.Handler {
      */
     synchronized void signal(PoolRun run, int signal) {
         if (run.state == PoolRun.State.QUEUED) {
-            dequeue(run);
+            queue.remove(run);
             finish(run, 128 + signal, "");
         } else if (run.state == PoolRun.State.RUNNING && run.signalDue(signal)) {
             transport.send(slots.rank(run.slot), Tags.SIGNAL, Wire.ints(run.id, signal));
@@ -169,7 +177,7 @@ public final class PoolManager implements MpiTransport.Handler {
      */
     synchronized void cancel(PoolRun run) {
         if (run.state == PoolRun.State.QUEUED) {
-            dequeue(run);
+            queue.remove(run);
             fallback(run, "the client's start deadline passed while the run was queued");
         } else if (run.state == PoolRun.State.RUNNING && !run.started) {
             transport.send(slots.rank(run.slot), Tags.CANCEL, Wire.ints(run.id));
@@ -184,19 +192,9 @@ public final class PoolManager implements MpiTransport.Handler {
         }
     }
 
-    private void dequeue(PoolRun run) {
-        queue.remove(run);
-        if (run.waitTimer != null) {
-            run.waitTimer.cancel(false);
-        }
-    }
-
     private void finish(PoolRun run, int exitCode, String message) {
         run.state = PoolRun.State.FINISHED;
-        completedRuns++;
-        if (run.spec.kind() == RunKind.AM) {
-            completedAmRuns++;
-        }
+        status.completed(run.spec.kind());
         run.client.exit(exitCode, message);
     }
 
@@ -307,11 +305,7 @@ public final class PoolManager implements MpiTransport.Handler {
 
     private void failQueuedIfNoSlotLeft() {
         if (!slots.anyUsable()) {
-            while (!queue.isEmpty()) {
-                PoolRun run = queue.peek();
-                dequeue(run);
-                fallback(run, "the pool has no usable slot left");
-            }
+            queue.removeAll(run -> fallback(run, "the pool has no usable slot left"));
         }
     }
 
@@ -331,7 +325,16 @@ public final class PoolManager implements MpiTransport.Handler {
                     break;
                 }
                 long pid = in.readLong();
-                slots.ready(slot, pid, in.readUTF());
+                SlotProfile profile = SlotProfile.readFrom(in);
+                if (slotProfile == null) {
+                    slotProfile = profile;
+                } else if (!profile.equals(slotProfile)) {
+                    // One mpirun starts them all alike; a slot that differs would make admission a guess.
+                    leaveService(slot, "started otherwise than the pool's first slot: " + slotProfile.differences(profile),
+                            "its slot was started otherwise than the pool's others");
+                    break;
+                }
+                slots.ready(slot, pid, profile.jdk());
                 noteWarmUpEnd();
                 dispatchQueue();
             }
@@ -339,7 +342,7 @@ public final class PoolManager implements MpiTransport.Handler {
                 PoolRun run = runOf(slot, runId, source, tag);
                 if (run != null && !run.started) {
                     run.started = true;
-                    latency.add(System.nanoTime() - run.receivedNanos);
+                    status.started(System.nanoTime() - run.receivedNanos);
                     run.client.started(run.slot, source, slots.pid(run.slot), run.reuse);
                 }
             }
@@ -437,28 +440,12 @@ public final class PoolManager implements MpiTransport.Handler {
         if (draining) {
             return;
         }
-        for (Iterator<PoolRun> it = queue.iterator(); it.hasNext(); ) {
-            PoolRun run = it.next();
-            if (amCapped(run)) {
-                continue;
-            }
-            if (!tryLaunch(run)) {
-                return; // no slot is free
-            }
-            it.remove();
-            if (run.waitTimer != null) {
-                run.waitTimer.cancel(false);
-            }
-        }
+        queue.dispatch(this::amCapped, this::tryLaunch);
     }
 
     synchronized void drain() {
         draining = true;
-        while (!queue.isEmpty()) {
-            PoolRun run = queue.peek();
-            dequeue(run);
-            fallback(run, "the pool is draining");
-        }
+        queue.removeAll(run -> fallback(run, "the pool is draining"));
         PoolLog.get().info("draining: no new runs accepted");
     }
 
@@ -490,52 +477,15 @@ public final class PoolManager implements MpiTransport.Handler {
     }
 
     synchronized List<String> status() {
-        List<String> lines = new ArrayList<>();
-        lines.add(String.format("pool %d on %s: %s, socket %s", topology.poolIndex(), topology.host(),
-                stopping ? "stopping" : draining ? "draining" : "serving", socket));
-        lines.add(String.format("slots: %d (free %d, busy %d, starting %d, retired %d)", slots.size(),
-                slots.count(SlotTable.State.FREE), slots.count(SlotTable.State.BUSY),
-                slots.count(SlotTable.State.STARTING), slots.count(SlotTable.State.RETIRED)));
-        lines.add(replacements());
-        lines.add("mpi: " + transport.describe());
-        lines.addAll(slots.describe());
-        lines.add(String.format("runs: completed %d, running %d, queued %d, fallbacks %d", completedRuns,
-                running.size(), queue.size(), fallbacks));
-        lines.add(String.format("application masters: %d in slots, at most %d (--am-slots), %d completed",
-                slots.holding(RunKind.AM), amSlots, completedAmRuns));
-        lines.add(latency.summary());
-        return lines;
+        return status.lines(now());
     }
 
-    /**
-     * The same facts as {@link #status} as one compact JSON object, for scripts. The layout is
-     * fixed (docs/protocol.md): every top-level number and string comes before the first array
-     * or object, so that a reader of scalars (job-scripts/lib/pool.sh) can stop there.
-     */
+    /** {@link #status} as JSON (docs/protocol.md). */
     synchronized String statusJson() {
-        return new Json().put("pool", topology.poolIndex()).put("slots_total", slots.size())
-                .put("free", slots.count(SlotTable.State.FREE)).put("busy", slots.count(SlotTable.State.BUSY))
-                .put("starting", slots.count(SlotTable.State.STARTING)).put("retired", slots.count(SlotTable.State.RETIRED))
-                .put("replacements", spares.promoted()).put("spares_left", spares.left())
-                .put("runs_completed", completedRuns).put("running", running.size()).put("queued", queue.size())
-                .put("fallbacks", fallbacks)
-                .put("state", stopping ? "stopping" : draining ? "draining" : "serving")
-                .put("host", topology.host()).put("socket", socket.toString()).put("mpi", transport.describe())
-                .put("am_slots", amSlots).put("am_running", slots.holding(RunKind.AM)).put("am_runs_completed", completedAmRuns)
-                .putNumbers("spares", spares.ranks()).put("latency", latency.json()).putObjects("slots", slots.json())
-                .toString();
+        return status.json(now());
     }
 
-    /** E.g. "replacements: 2 made, 1 spare left (rank 5)", and what is lost once none is left. */
-    private String replacements() {
-        int left = spares.left();
-        int retired = slots.count(SlotTable.State.RETIRED);
-        String line = String.format("replacements: %d made, %d spare%s left%s", spares.promoted(), left,
-                left == 1 ? "" : "s", left == 0 ? "" : (left == 1 ? " (rank " : " (ranks ") + spares.ranks().stream().map(String::valueOf).collect(Collectors.joining(",")) + ")");
-        if (retired > 0) {
-            line += String.format("; %d slot%s retired with no spare to replace %s: serving with %d of %d", retired,
-                    retired == 1 ? "" : "s", retired == 1 ? "it" : "them", slots.size() - retired, slots.size());
-        }
-        return line;
+    private PoolStatus.Now now() {
+        return new PoolStatus.Now(stopping ? "stopping" : draining ? "draining" : "serving", running.size(), queue.size());
     }
 }

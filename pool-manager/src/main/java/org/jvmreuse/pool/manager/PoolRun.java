@@ -1,5 +1,6 @@
 package org.jvmreuse.pool.manager;
 
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import org.jvmreuse.pool.protocol.RunSpec;
 
@@ -15,6 +16,8 @@ final class PoolRun {
 
     final long id;
     final RunSpec spec;
+    /** The JVM options the client took as fixed at pool start (such as -Xmx), which admission checks. */
+    final List<String> fixedOptions;
     final String classPathKey;
     final long waitMillis;
     final ClientSession client;
@@ -29,9 +32,10 @@ final class PoolRun {
     /** The signals other than SIGQUIT forwarded to the slot so far, one bit each. */
     private int forwarded;
 
-    PoolRun(long id, RunSpec spec, String classPathKey, long waitMillis, ClientSession client) {
+    PoolRun(long id, RunSpec spec, List<String> fixedOptions, String classPathKey, long waitMillis, ClientSession client) {
         this.id = id;
         this.spec = spec;
+        this.fixedOptions = List.copyOf(fixedOptions);
         this.classPathKey = classPathKey;
         this.waitMillis = waitMillis;
         this.client = client;

@@ -2,7 +2,7 @@ package org.jvmreuse.pool.mpi;
 
 /** MPI tags of the messages between a Pool Manager and its slots (see docs/protocol.md). */
 public final class Tags {
-    /** slot to manager: pid, JDK version. */
+    /** slot to manager: pid, then what it was started with (admission.SlotProfile). */
     public static final int HELLO = 1;
     /** manager to slot: run id, then the encoded RunSpec. */
     public static final int LAUNCH = 2;

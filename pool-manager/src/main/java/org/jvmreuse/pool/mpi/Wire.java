@@ -36,6 +36,14 @@ public final class Wire {
         });
     }
 
+    public static byte[] longAndBytes(long runId, long value, byte[] body) {
+        return build(out -> {
+            out.writeLong(runId);
+            out.writeLong(value);
+            out.write(body);
+        });
+    }
+
     public static byte[] intFlagAndText(long runId, int value, boolean flag, String text) {
         return build(out -> {
             out.writeLong(runId);

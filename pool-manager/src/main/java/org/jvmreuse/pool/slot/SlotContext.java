@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Properties;
 import org.jvmreuse.boot.ServicePort;
+import org.jvmreuse.pool.admission.SlotProfile;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.slot.globals.GlobalStateGuard;
 
@@ -32,6 +33,8 @@ final class SlotContext {
     Map<Integer, String> idleFiles = Map.of();
     private final Properties slotProperties = System.getProperties();
     private final Map<Object, Object> propertyBaseline = Map.copyOf(System.getProperties());
+    /** What this slot was started with, as it tells its manager at HELLO. */
+    final SlotProfile profile = SlotProfile.ofThisJvm(slotProperties);
     final StartupSettings startup = new StartupSettings(slotProperties);
 
     SlotContext(MpiTransport transport, int managerRank, long threadStopMillis, ServicePort port) throws IOException {

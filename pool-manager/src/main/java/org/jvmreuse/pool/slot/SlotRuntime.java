@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jvmreuse.boot.ExitHook;
 import org.jvmreuse.boot.ServicePort;
 import org.jvmreuse.boot.ThreadStartHook;
+import org.jvmreuse.pool.admission.SlotProfile;
 import org.jvmreuse.pool.common.Faults;
 import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.common.PoolThreads;
@@ -249,8 +250,9 @@ public final class SlotRuntime implements MpiTransport.Handler {
         }
     }
 
-    private static byte[] hello() {
-        return Wire.longAndText(0, ProcessHandle.current().pid(), Runtime.version().toString());
+    /** Ready: this process's id and what the manager admits runs against ({@link SlotProfile}). */
+    private byte[] hello() {
+        return Wire.longAndBytes(0, ProcessHandle.current().pid(), context.profile.encode());
     }
 
     /**

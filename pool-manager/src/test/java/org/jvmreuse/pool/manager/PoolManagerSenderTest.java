@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.pool.admission.TestProfiles;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
 
@@ -49,7 +50,7 @@ class PoolManagerSenderTest extends ManagerTestBase {
     @Test
     void aReadySlotCannotSayHelloAgain() throws Exception {
         harness = ManagerHarness.start(1);
-        harness.slot(0).send(Tags.HELLO, Wire.longAndText(0, 4242, "17.0.99-forged"));
+        harness.slot(0).send(Tags.HELLO, Wire.longAndBytes(0, 4242, TestProfiles.slot().encode()));
         Thread.sleep(QUIET.toMillis());
         assertTrue(harness.slotStatus(0).contains("pid 1001 free"), harness.slotStatus(0));
     }

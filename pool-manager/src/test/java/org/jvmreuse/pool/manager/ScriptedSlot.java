@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jvmreuse.pool.admission.SlotProfile;
+import org.jvmreuse.pool.admission.TestProfiles;
 import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.Mpi;
 import org.jvmreuse.pool.mpi.MpiTransport;
@@ -80,7 +82,12 @@ final class ScriptedSlot implements MpiTransport.Handler, AutoCloseable {
     }
 
     void hello() {
-        send(Tags.HELLO, Wire.longAndText(0, 1000 + rank, "17.0.99-test"));
+        hello(TestProfiles.slot());
+    }
+
+    /** Ready, started as {@code profile} says. */
+    void hello(SlotProfile profile) {
+        send(Tags.HELLO, Wire.longAndBytes(0, 1000 + rank, profile.encode()));
     }
 
     void started(long runId) {

@@ -1,0 +1,28 @@
+package org.jvmreuse.pool.admission;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** Slot profiles written out by hand, as a slot of a known start would report them. */
+public final class TestProfiles {
+    public static final long HEAP = 256L << 20;
+    public static final String LOCALE = "C.UTF-8\nC.UTF-8\nUTF-8";
+
+    private TestProfiles() {
+    }
+
+    /** A slot with a 256 MB heap, the C.UTF-8 locale, a few limits and a few JDK packages. */
+    public static SlotProfile slot() {
+        return withHeap(HEAP);
+    }
+
+    public static SlotProfile withHeap(long heapBytes) {
+        Map<String, ResourceLimit> limits = new LinkedHashMap<>();
+        limits.put("cpu", new ResourceLimit(-1, -1));
+        limits.put("nofile", new ResourceLimit(4096, 4096)); // HotSpot raises the soft limit to the hard one
+        limits.put("core", new ResourceLimit(0, -1));
+        return new SlotProfile("17.0.99-test", heapBytes, LOCALE, Map.of("file.encoding", "UTF-8"), limits, "", false,
+                Set.of("java.base/java.lang", "java.base/java.util", "java.sql/java.sql"));
+    }
+}
