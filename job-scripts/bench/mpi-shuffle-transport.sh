@@ -60,8 +60,9 @@ if [[ -z $shuffle_jar || ! -d $hadoop_lib ]]; then
     exit 1
 fi
 # FetchBench drives the reducer's package-private classes from the benchmarks jar, in their
-# package: one loader must define both jars, so both go on the run's shared class path.
-fetch_cp=$shuffle_jar:$BENCH_JAR
+# package: one loader must define both jars, so both go on the run's shared class path. Hadoop's
+# jars go there too, as for a reducer: the request's HMAC is Hadoop's (SecureShuffleUtils).
+fetch_cp="$shuffle_jar:$BENCH_JAR:$hadoop_lib/*"
 java=$(jvmreuse_java)
 
 mkdir -p "$work/conf" "$work/local"
