@@ -9,7 +9,8 @@
 # Shuffle Manager's mapping, 4 in flight; DIRECT=false: chunks sent from the mapped file over
 # MPI, the pool's communication thread on both sides, 1 MiB chunks, 4 in flight, as between
 # hosts), without Hadoop's merge; then
-# MpiBandwidth on the same backend, 1 MiB messages between 2 ranks. Rounds alternate the backends'
+# MpiBandwidth on the same backend, 1 MiB messages between 2 ranks (both programs from the
+# benchmarks jar, benchmarks/target/benchmarks-*.jar). Rounds alternate the backends'
 # order (after one pull per backend that is not counted); medians over the rounds, with their
 # range, and the ratios. Also the CPU time the pool's JVMs spent per GB pulled (both ends:
 # communication threads, the Shuffle Manager's readers, the pulling task's copy out of the chunks;
@@ -51,19 +52,24 @@ bench_pools_dir transport
 export JVMREUSE_SLOTS=1 JVMREUSE_WARMUP_RUNS=20
 
 jvmreuse_load_build "$repo"
+jvmreuse_bench_jar "$repo"
 shuffle_jar=$(find "$repo/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' | head -n 1)
 hadoop_lib=$repo/hadoop-patch/target/hadoop/lib
 if [[ -z $shuffle_jar || ! -d $hadoop_lib ]]; then
     echo "mpi-shuffle or hadoop-patch is not built: run job-scripts/setup.sh" >&2
     exit 1
 fi
+# FetchBench drives the reducer's package-private classes from the benchmarks jar, in their
+# package: one loader must define both jars, so both go on the run's shared class path. Hadoop's
+# jars go there too, as for a reducer: the request's HMAC is Hadoop's (SecureShuffleUtils).
+fetch_cp="$shuffle_jar:$BENCH_JAR:$hadoop_lib/*"
 java=$(jvmreuse_java)
 
 mkdir -p "$work/conf" "$work/local"
 cat >"$work/conf/yarn-site.xml" <<XML
 <configuration><property><name>yarn.nodemanager.local-dirs</name><value>$work/local</value></property></configuration>
 XML
-"$java" -cp "$shuffle_jar" org.jvmreuse.shuffle.reduce.FetchBench prepare "$work/local" "$size"
+"$java" -cp "$fetch_cp" org.jvmreuse.shuffle.reduce.FetchBench prepare "$work/local" "$size"
 
 # shellcheck disable=SC2034 # read by jvmreuse_pool_command
 JVMREUSE_POOL_EXTRA_ARGS=(--service org.jvmreuse.shuffle.server.ShuffleManager
@@ -96,7 +102,7 @@ thread_ticks() {
 round() {
     local b=$1 out before
     before=$(thread_ticks "$b")
-    out=$("$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b")" run --shared-cp "$shuffle_jar" -cp "$shuffle_jar" \
+    out=$("$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b")" run --shared-cp "$fetch_cp" -cp "$fetch_cp" \
         -Djvmreuse.shuffle.direct="$direct" -Djvmreuse.shuffle.direct-files="$direct_files" org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" "$repeat" concurrent "$chunk" \
         "$window")
     awk 'NR == FNR { was[$1] = $3; next } { print $2, $3 - (($1 in was) ? was[$1] : 0) }' \
@@ -106,7 +112,7 @@ round() {
     printf '%s\n' "$out" >>"$work/$b.log"
     sed -n 's/^fetch mode=concurrent chunk=[0-9]* .* MBps=\([0-9.]*\) best=.*/\1/p' <<<"$out" >>"$work/$b.fetch"
     [[ -s $work/$b.fetch ]] || { printf '%s\n' "$out" >&2; echo "no fetch result from FetchBench" >&2; exit 1; }
-    JVMREUSE_MPI_BACKEND=$b jvmreuse_mpi_program_command 2 org.jvmreuse.pool.bench.MpiBandwidth \
+    JVMREUSE_MPI_BACKEND=$b jvmreuse_mpi_program_command 2 "$BENCH_JAR" org.jvmreuse.bench.mpi.MpiBandwidth \
         --size 1048576 --mode nonblocking --seconds 0.5
     out=$("${JVMREUSE_MPI_PROGRAM_CMD[@]}" 2>&1) || { printf '%s\n' "$out" >&2; exit 1; }
     printf '%s\n' "$out" >>"$work/$b.log"
@@ -136,7 +142,7 @@ printf '   %s in flight, direct copies %s, lent files %s) and raw MPI, backends 
     "$rounds" "$repeat" "$(cut -d ' ' -f 1-3 /proc/loadavg)"
 # One pull per backend first, not counted: the slot compiles the fetch path as it goes.
 for b in "${backends[@]}"; do
-    "$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b")" run --shared-cp "$shuffle_jar" -cp "$shuffle_jar" \
+    "$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b")" run --shared-cp "$fetch_cp" -cp "$fetch_cp" \
         -Djvmreuse.shuffle.direct="$direct" -Djvmreuse.shuffle.direct-files="$direct_files" org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" 1 concurrent "$chunk" \
         "$window" >>"$work/$b.log"
 done

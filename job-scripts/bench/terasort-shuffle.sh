@@ -190,6 +190,7 @@ fi
 command -v curl >/dev/null 2>&1 || die "curl is missing (as root: apt-get install curl)"
 
 jvmreuse_load_build "$repo"
+jvmreuse_bench_jar "$repo" || die "the benchmarks jar (MpiBandwidth) is missing: run job-scripts/setup.sh"
 java=$(jvmreuse_java) || die "no java found: set JAVA_HOME"
 [[ -f $examples ]] || die "$examples is missing: run job-scripts/setup.sh"
 shuffle_jar=$(find "$repo/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' ! -name '*-sources.jar' 2>/dev/null | head -n 1)
@@ -221,7 +222,7 @@ mkdir -p "$(dirname "$out_csv")"
 # runs (interference only lowers a reading); prints MB/s, its output goes to $dir/mpi-bandwidth-$1.log.
 mpi_bandwidth() {
     local output
-    jvmreuse_mpi_program_command 2 org.jvmreuse.pool.bench.MpiBandwidth --size 1048576 --mode nonblocking --repeat 3 ||
+    jvmreuse_mpi_program_command 2 "$BENCH_JAR" org.jvmreuse.bench.mpi.MpiBandwidth --size 1048576 --mode nonblocking --repeat 3 ||
         die "cannot build the MpiBandwidth command"
     if ! output=$("${JVMREUSE_MPI_PROGRAM_CMD[@]}" 2>&1); then
         printf '%s\n' "$output" | tail -n 20 >&2

@@ -12,7 +12,10 @@
 #                                   MPI_NATIVE_LIB MPI_JAVA_JAR MPI_JAVA_LIBDIR
 #   jvmreuse_launcher_kind <mpirun> prints openmpi or hydra
 #   jvmreuse_mpi_backend            the MPI backend's JVM options (JVMREUSE_MPI_BACKEND)
-#   jvmreuse_mpi_program_command    fills JVMREUSE_MPI_PROGRAM_CMD: N ranks of a pool-jar program
+#   jvmreuse_bench_jar <repo>       sets BENCH_JAR: the benchmark programs' jar
+#                                   (benchmarks/target/benchmarks-*.jar)
+#   jvmreuse_mpi_program_command    fills JVMREUSE_MPI_PROGRAM_CMD: N ranks of a program (its jars
+#                                   before the pool jar, e.g. BENCH_JAR) on the pool's MPI
 #   jvmreuse_pool_command           fills the array JVMREUSE_POOL_CMD (the mpirun command line)
 #   jvmreuse_pool_sockets           prints the control sockets of this host's pools, one a line
 #   jvmreuse_pool_pid_file          prints the file that holds the launch's mpirun PID
@@ -185,11 +188,26 @@ jvmreuse_mpi_backend() {
     esac
 }
 
-# The command that starts $1 ranks of a Java program of the pool jar (main class and arguments:
-# the rest) on this host under the pool's MPI and backend, for benchmarks: JVMREUSE_MPI_PROGRAM_CMD.
+# The benchmarks jar of repository $1 (MpiBandwidth, FetchBench: the programs job-scripts/bench/
+# runs beside the pool's and the MPI shuffle's jars, kept out of theirs): sets BENCH_JAR; fails,
+# naming what to do, when it is not built.
+jvmreuse_bench_jar() {
+    BENCH_JAR=$(find "$1/benchmarks/target" -maxdepth 1 -name 'benchmarks-*.jar' ! -name '*-sources.jar' \
+        ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    if [[ -z $BENCH_JAR ]]; then
+        _jvmreuse_log "ERROR: the benchmark programs are not built ($1/benchmarks/target/benchmarks-*.jar is missing): run job-scripts/setup.sh"
+        return 1
+    fi
+    export BENCH_JAR
+}
+
+# The command that starts $1 ranks of a Java program on this host under the pool's MPI and
+# backend, for benchmarks: JVMREUSE_MPI_PROGRAM_CMD. $2: the program's class path, before the pool
+# jar (whose public MPI API it uses: org.jvmreuse.pool.mpi), e.g. "$BENCH_JAR"; main class and
+# arguments: the rest.
 jvmreuse_mpi_program_command() {
-    local np=$1 java
-    shift
+    local np=$1 cp=$2 java
+    shift 2
     java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
     jvmreuse_mpi_backend || return 1
     local kind
@@ -205,7 +223,7 @@ jvmreuse_mpi_program_command() {
         JVMREUSE_MPI_PROGRAM_CMD+=(--oversubscribe --stdin none -np "$np")
     fi
     JVMREUSE_MPI_PROGRAM_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java"
-        "${JVMREUSE_MPI_JVM_ARGS[@]}" -cp "$POOL_JAR$JVMREUSE_MPI_CLASSPATH" "$@")
+        "${JVMREUSE_MPI_JVM_ARGS[@]}" -cp "$cp:$POOL_JAR$JVMREUSE_MPI_CLASSPATH" "$@")
 }
 
 # The kind of MPI launcher $1 is: openmpi (Open MPI's mpirun/mpiexec, ORTE) or hydra (MPICH's

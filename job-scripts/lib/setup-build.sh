@@ -7,7 +7,8 @@
 # The reactor (root pom.xml) builds every module: pool-manager (pool jars, the jvmreuse client,
 # the slot's JNI library), hadoop-patch (its jar, plus the Hadoop 2.2 runtime jars copied to
 # hadoop-patch/target/hadoop/lib, the installation the one-machine cluster runs from),
-# mpi-shuffle (the Shuffle Manager and the reduce-side plug-in, one jar), workloads and tests.
+# mpi-shuffle (the Shuffle Manager and the reduce-side plug-in, one jar), workloads, benchmarks
+# (the programs job-scripts/bench/ runs beside the pool's and the shuffle's jars) and tests.
 # build/.built marks the last successful build.
 #   jvmreuse_missing_tools       the commands the job scripts call that are not on PATH
 
@@ -18,6 +19,8 @@ _jvmreuse_build_outputs_present() {
         [[ -f $repo/hadoop-patch/target/hadoop/lib/hadoop-yarn-server-nodemanager-2.2.0.jar ]] &&
         [[ -n $(find "$repo/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' -print -quit 2>/dev/null) ]] &&
         [[ -n $(find "$repo/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' ! -name '*-sources.jar' \
+            ! -name '*-tests.jar' -print -quit 2>/dev/null) ]] &&
+        [[ -n $(find "$repo/benchmarks/target" -maxdepth 1 -name 'benchmarks-*.jar' ! -name '*-sources.jar' \
             ! -name '*-tests.jar' -print -quit 2>/dev/null) ]]
 }
 

@@ -25,15 +25,16 @@ import org.jvmreuse.shuffle.server.ShuffleManager;
  * Shuffle Manager and one for the reducer (as the pool's communication threads are), so that a
  * slot's warm-up runs the reducer's and the server's Java code (MpiShuffle, MpiCopier,
  * SegmentStream, the protocol's messages, ShuffleServer, MapOutputs) without calling MPI.
- * hadoop-patch's TaskWarmup finds it by name when the MPI shuffle is on its class path (a slot's:
- * this class uses org.jvmreuse.boot's {@link ServicePort}, which every pool JVM has). It serves the
+ * hadoop-patch's TaskWarmup gets it through {@link LoopbackWarmup} (a {@code WarmupShuffle} found
+ * with ServiceLoader) when the MPI shuffle is on its class path (a slot's: this class uses
+ * org.jvmreuse.boot's {@link ServicePort}, which every pool JVM has). It serves the
  * map outputs under {@code localDir} for the host {@code 127.0.0.1:shufflePort}, with a Shuffle
  * Manager and a link of its own, never the slot's. Instances take turns over the three ways a
  * segment travels: lent files (the reducer reads the server's open map output itself, the way
  * between two processes of one host), chunks over MPI (the way between hosts), and direct chunks
  * copied out of the server's memory (one host, a kernel without pidfd_getfd); here each within
  * this JVM, each process's {@link ServicePort} a {@link LoopPort} (its same-host access an
- * {@link InProcessPeer}, none for chunks over MPI). {@link #close} stops everything it started.
+ * {@link LoopbackPeers}, none for chunks over MPI). {@link #close} stops everything it started.
  */
 public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> {
     private static final int SERVER_RANK = 0;
@@ -67,7 +68,7 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
             // What the NodeManager's executor does when it launches a job's container.
             JobSecrets.record(localDir, context.getReduceId().getJobID().toString(),
                     context.getReduceTask().getShuffleSecret().getEncoded());
-            LocalPeers peers = way == 1 ? null : new InProcessPeer();
+            LocalPeers peers = way == 1 ? null : new LoopbackPeers();
             manager = new ShuffleManager();
             String announced = manager.start(new LoopPort(SERVER_RANK, List.of(), r -> serverReceiver = r, peers),
                     Map.of("conf-dir", conf.toString(), "threads", "2"), "127.0.0.1", 0);

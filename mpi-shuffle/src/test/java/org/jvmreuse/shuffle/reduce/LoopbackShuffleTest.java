@@ -70,8 +70,8 @@ class LoopbackShuffleTest {
             assertEquals(results.get(1).records(), other.get(1).records());
             assertEquals(results.get(1).bytes(), other.get(1).bytes());
         }
-        assertTrue(InProcessPeer.taken() >= 12, "one run read the 12 maps' segments from lent files: " + InProcessPeer.taken());
-        assertEquals(0, InProcessPeer.openDescriptors(), "every lent file is closed");
+        assertTrue(LoopbackPeers.taken() >= 12, "one run read the 12 maps' segments from lent files: " + LoopbackPeers.taken());
+        assertEquals(0, LoopbackPeers.openDescriptors(), "every lent file is closed");
         assertEquals(List.of(), java.nio.file.Files.readAllLines(Path.of("/proc/self/maps")).stream()
                 .filter(line -> line.contains(dir.toString())).toList(), "every chunk is unmapped");
         // Both reducers shuffle to memory and to disk and merge in memory and on disk.

@@ -49,7 +49,7 @@ import org.jvmreuse.shuffle.server.ShuffleManager;
  * the pool's MPI replaced by two message threads (one per process, as the pool's communication
  * threads are; each process's {@link ServicePort} a {@link TestPort}), and, for direct chunks and
  * lent files, the copy out of the server's process or the read of its file by one within this JVM
- * ({@link InProcessPeer}). The MPI path itself is covered by the Hadoop integration tests.
+ * ({@link LoopbackPeers}). The MPI path itself is covered by the Hadoop integration tests.
  */
 class SegmentStreamTest {
     private static final int SERVER_RANK = 0;
@@ -75,7 +75,7 @@ class SegmentStreamTest {
     private final Set<ByteBuffer> givenBack = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private final AtomicInteger givenTwice = new AtomicInteger();
     /** Same-host access within this JVM, as the ports' and the tests' own reads use it. */
-    private static final InProcessPeer PEERS = new InProcessPeer();
+    private static final LoopbackPeers PEERS = new LoopbackPeers();
     /** The in-JVM read of a lent file. */
     private static final Read LENT_FILE = (fd, position, into, offset, length) -> PEERS.readFile((int) fd, position, into, offset,
             length);
@@ -260,7 +260,7 @@ class SegmentStreamTest {
             }
         };
         // The reducer's reads and takes as this test sets them.
-        InProcessPeer slotPeers = new InProcessPeer() {
+        LoopbackPeers slotPeers = new LoopbackPeers() {
             @Override
             public int peerRead(long pid, long address, byte[] into, int offset, int length) {
                 return peerRead.read(pid, address, into, offset, length);
@@ -313,11 +313,11 @@ class SegmentStreamTest {
     /** Waits (up to 5 s) until every lent file is closed on both sides; the descriptors left open. */
     private static int openDescriptors() throws InterruptedException {
         for (long deadline = System.nanoTime() + 5_000_000_000L; System.nanoTime() < deadline; Thread.sleep(10)) {
-            if (InProcessPeer.openDescriptors() == 0) {
+            if (LoopbackPeers.openDescriptors() == 0) {
                 break;
             }
         }
-        return InProcessPeer.openDescriptors();
+        return LoopbackPeers.openDescriptors();
     }
 
     /** Waits (up to 5 s) until no part of {@code file} is mapped in this process any more; the mappings left. */
@@ -689,7 +689,7 @@ class SegmentStreamTest {
         Object reply = ask(link, new Messages.Read(0, Messages.Mode.CONCURRENT, MapOutputFiles.USER, MapOutputFiles.JOB,
                 MapOutputFiles.MAP, 1, 0, CHUNK, false, true, -1, hash(MapOutputFiles.MAP, 1)));
         assertTrue(reply instanceof Messages.Data data && data.file(), String.valueOf(reply));
-        assertEquals(1, InProcessPeer.openDescriptors(), "the server keeps the file open for the reducer");
+        assertEquals(1, LoopbackPeers.openDescriptors(), "the server keeps the file open for the reducer");
         serverThread.execute(() -> serverLost.accept(1));
         assertEquals(0, openDescriptors(), "closed once the reducer's rank is lost");
     }

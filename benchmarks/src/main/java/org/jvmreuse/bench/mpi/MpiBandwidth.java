@@ -1,4 +1,4 @@
-package org.jvmreuse.pool.bench;
+package org.jvmreuse.bench.mpi;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -27,9 +27,11 @@ import org.jvmreuse.pool.mpi.MpiBackends;
  * and the median is reported. Rank 0 prints one line per mode and size:
  * <pre>bandwidth mode=nonblocking size=1048576 runs=1 messages=9540 seconds=0.9697 MBps=10316.1 best=10316.1</pre>
  * where MBps (the median) and best are in 10^6 bytes per second, then a table. Run it as
- * {@code mpirun -np 2 .../exec-jvm java <the backend's options, see pool.sh> -cp <pool jar>
- * org.jvmreuse.pool.bench.MpiBandwidth [--size BYTES[k|m]] [--mode MODE|all] [--seconds S]
- * [--window N] [--repeat N]}. Without {@code --size} it measures 64 KiB, 256 KiB, 1 MiB and 4 MiB;
+ * {@code mpirun -np 2 .../exec-jvm java <the backend's options, see pool.sh> -cp <benchmarks
+ * jar>:<pool jar> org.jvmreuse.bench.mpi.MpiBandwidth [--size BYTES[k|m]] [--mode MODE|all]
+ * [--seconds S] [--window N] [--repeat N]} (job-scripts/lib/pool.sh's
+ * {@code jvmreuse_mpi_program_command} builds that command). It uses the pool jar's public MPI
+ * API only, on the class path: no pool module, no agent. Without {@code --size} it measures 64 KiB, 256 KiB, 1 MiB and 4 MiB;
  * without {@code --mode}, both modes. (mpirun rewrites the arguments of a program named
  * {@code java}; job-scripts/lib/exec-jvm avoids that.)
  */

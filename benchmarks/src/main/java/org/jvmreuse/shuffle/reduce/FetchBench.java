@@ -25,6 +25,12 @@ import org.jvmreuse.shuffle.server.JobSecrets;
  * byte count ({@code -Djvmreuse.shuffle.direct} and {@code -Djvmreuse.shuffle.direct-files} as
  * for a job, default true): in both modes
  * with chunks of 256 KiB, 1 MiB and 4 MiB (window 4 in concurrent mode), or only as given.
+ *
+ * <p>It lives in the benchmarks module, not in the mpi-shuffle jar, but keeps the reducer's
+ * package: it drives package-private classes ({@link SlotLink}, {@link SegmentStream},
+ * {@link RankDirectory}) that are no API. So the benchmarks jar goes on the same class path as the
+ * mpi-shuffle jar, both on a run's shared class path ({@code --shared-cp}), so that one loader
+ * defines both halves of the package.
  */
 public final class FetchBench {
     static final String JOB = "job_1000000000000_0001";

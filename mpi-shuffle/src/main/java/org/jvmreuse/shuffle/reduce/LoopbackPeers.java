@@ -15,17 +15,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jvmreuse.boot.LocalPeers;
 
 /**
- * Same-host access ({@link LocalPeers}) for a Shuffle Manager and a reducer in one JVM (the slots'
- * warm-up, tests), where every rank is local. Direct chunks ({@link #pid}, {@link #address},
- * {@link #peerRead}): the copy out of the server's memory is a copy within this process
- * ({@code sun.misc.Unsafe}, module jdk.unsupported), where a pool's port uses process_vm_readv
- * between two processes. Lent files ({@link #openFile}, {@link #closeFile}, {@link #takeFile},
- * {@link #readFile}, {@link #fileKey}): descriptors are numbers for FileChannels of this JVM, shared
- * by every instance (the server's and the reducer's), and taking one makes a second number for
- * the same open file (closed with the last of them), where a pool's port uses open, pidfd_getfd
- * and pread. Tests override a method to damage or refuse what it does.
+ * The local peers of the slots' loopback shuffle ({@link LoopbackShuffle}, the warm-up's MPI
+ * shuffle within one JVM): same-host access ({@link LocalPeers}) for a Shuffle Manager and a
+ * reducer that are one process, where every rank is local. Direct chunks ({@link #pid},
+ * {@link #address}, {@link #peerRead}): the copy out of the server's memory is a copy within this
+ * process ({@code sun.misc.Unsafe}, module jdk.unsupported), where a pool's port uses
+ * process_vm_readv between two processes. Lent files ({@link #openFile}, {@link #closeFile},
+ * {@link #takeFile}, {@link #readFile}, {@link #fileKey}): descriptors are numbers for
+ * FileChannels of this JVM, shared by every instance (the server's and the reducer's), and taking
+ * one makes a second number for the same open file (closed with the last of them), where a pool's
+ * port uses open, pidfd_getfd and pread. So the warm-up runs the reducer's and the server's code
+ * for both same-host ways without a second process. The unit tests use it the same way and
+ * override a method to damage or refuse what it does. {@link #openDescriptors} and
+ * {@link #taken} are read by tests only: LoopbackShuffleTest runs the warm-up as a slot does
+ * (hadoop-patch's ShuffleWarmup finds this module's plug-in, which makes its own instance), so
+ * counts kept here are all that can tell it what that instance did.
  */
-class InProcessPeer implements LocalPeers {
+class LoopbackPeers implements LocalPeers {
     private static final int ENOENT = 2;
     private static final int EIO = 5;
     private static final int EBADF = 9;
