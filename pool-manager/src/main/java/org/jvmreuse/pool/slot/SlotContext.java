@@ -35,7 +35,7 @@ final class SlotContext {
     private final Map<Object, Object> propertyBaseline = Map.copyOf(System.getProperties());
     /** What this slot was started with, as it tells its manager at HELLO. */
     final SlotProfile profile = SlotProfile.ofThisJvm(slotProperties);
-    final StartupSettings startup = new StartupSettings(slotProperties);
+    final StartupSettings startup = new StartupSettings(profile);
 
     SlotContext(MpiTransport transport, int managerRank, long threadStopMillis, ServicePort port) throws IOException {
         this.sharedLoaders = new SharedLoaders(port, owners::forSlot);

@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.pool.admission.TestProfiles;
 
 /** The default time zone of a run, as TimeZone.setDefaultZone picks it in a new JVM. */
 class RunTimeZoneTest {
-    private final RunTimeZone zones = new RunTimeZone();
+    private final RunTimeZone zones = new RunTimeZone(TestProfiles.withTz(System.getenv().getOrDefault("TZ", "")));
 
     @Test
     void propertyFirstThenTz() {
