@@ -1,8 +1,8 @@
 /*
  * The control protocol's names (docs/protocol.md): the framing, the frame types and the keys
  * the jvmreuse client and a Pool Manager exchange. Java's org.jvmreuse.pool.protocol.ControlWire
- * is the same table; ControlWireTest checks that the two agree and that jvmreuse.c names no
- * part of the protocol but through this header.
+ * is the same table; ControlWireTest checks that the two agree and that the client (client/)
+ * names no part of the protocol but through this header.
  */
 #ifndef JVMREUSE_CONTROL_WIRE_H
 #define JVMREUSE_CONTROL_WIRE_H

@@ -1,8 +1,9 @@
 /*
  * Start-up settings a `java` takes from the process that starts it and a running slot must be
- * given per run: the one list the client (jvmreuse.c, which sends them) and the slot's JNI library
- * (jvmreuse_native.c, which reads and sets them for the slot) share.  The slot decides what it can
- * apply and falls back to a new JVM for the rest (docs/protocol.md, "Start-up settings").
+ * given per run: the one list the client (client/request.c, which sends them) and the slot's JNI
+ * library (jvmreuse_native.c, which reads and sets them for the slot) share.  The slot decides
+ * what it can apply and falls back to a new JVM for the rest (docs/protocol.md, "Start-up
+ * settings").
  */
 #ifndef JVMREUSE_STARTUP_SETTINGS_H
 #define JVMREUSE_STARTUP_SETTINGS_H

@@ -14,15 +14,18 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * Issue 28: the control protocol has one table of names, {@link ControlWire} on the Java side and
  * {@code control_wire.h} on the C client's; they agree name for name and value for value, and the
- * client (comments aside) writes none of those values as a string of its own.
+ * client (every file of {@code src/main/c/client}, comments aside) writes none of those values as a
+ * string of its own.
  */
 class ControlWireTest {
     private static final Path C_SOURCES = Path.of("src/main/c");
+    private static final Path CLIENT_SOURCES = C_SOURCES.resolve("client");
     private static final Pattern DEFINE = Pattern.compile("^#define WIRE_(\\w+) (\"[^\"]*\"|\\([^)]*\\)|\\d+)", Pattern.MULTILINE);
     private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
@@ -54,18 +57,24 @@ class ControlWireTest {
                 values.add(field.getName());
             }
         }
-        String client = COMMENT.matcher(Files.readString(C_SOURCES.resolve("jvmreuse.c"))).replaceAll("");
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(CLIENT_SOURCES)) {
+            files = listing.filter(f -> f.toString().endsWith(".c") || f.toString().endsWith(".h")).sorted().toList();
+        }
+        assertTrue(files.contains(CLIENT_SOURCES.resolve("main.c")) && files.size() > 5, "the client's files: " + files);
         List<String> found = new ArrayList<>();
-        Matcher m = LITERAL.matcher(client);
-        while (m.find()) {
-            for (Field field : ControlWire.class.getDeclaredFields()) {
-                if (field.getType() == String.class && m.group(1).equals(valueOf(field))) {
-                    found.add("\"" + m.group(1) + "\" (WIRE_" + field.getName() + ")");
+        for (Path file : files) {
+            Matcher m = LITERAL.matcher(COMMENT.matcher(Files.readString(file)).replaceAll(""));
+            while (m.find()) {
+                for (Field field : ControlWire.class.getDeclaredFields()) {
+                    if (field.getType() == String.class && m.group(1).equals(valueOf(field))) {
+                        found.add(file.getFileName() + ": \"" + m.group(1) + "\" (WIRE_" + field.getName() + ")");
+                    }
                 }
             }
         }
         assertTrue(values.size() > 40);
-        assertEquals(List.of(), found, "jvmreuse.c spells out names of control_wire.h");
+        assertEquals(List.of(), found, "the client spells out names of control_wire.h");
     }
 
     private static String valueOf(Field field) {
