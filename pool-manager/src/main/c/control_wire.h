@@ -28,11 +28,8 @@
 #define WIRE_OK "ok"
 
 /* Keys of a run request. */
-#define WIRE_MAIN "main"
-#define WIRE_CP "cp"
+#define WIRE_JAVA_ARG "java_arg"
 #define WIRE_SHARED_CP "shared_cp"
-#define WIRE_ARG "arg"
-#define WIRE_PROP "prop"
 #define WIRE_ENV "env"
 #define WIRE_CWD "cwd"
 #define WIRE_STDIN "stdin"
@@ -43,10 +40,6 @@
 #define WIRE_STDERR_KEY "stderr_key"
 #define WIRE_KIND "kind"
 #define WIRE_WAIT_MS "wait_ms"
-#define WIRE_IGNORED_OPT "ignored_opt"
-#define WIRE_ADD_OPENS "add_opens"
-#define WIRE_ADD_EXPORTS "add_exports"
-#define WIRE_XSS "xss"
 #define WIRE_UMASK "umask"
 #define WIRE_RLIMIT "rlimit"
 #define WIRE_LC_CTYPE "lc_ctype"

@@ -8,24 +8,10 @@
 #define EXIT_USAGE 2
 
 struct run_opts {
-    char **java_args;       /* the arguments `java` gets on fallback */
+    char **java_args;       /* java's options, main class and the program's arguments: to the pool, and to `java` on fallback */
     int n_java_args;
-    const char *cp;         /* as given; made absolute in the request */
-    const char *main_class;
-    char **args;            /* the program's arguments */
-    int n_args;
-    char **props;           /* "name=value" */
-    int n_props;
-    char **ignored;         /* JVM options accepted but not applied */
-    int n_ignored;
-    char **opens;           /* "module/package" of --add-opens ...=ALL-UNNAMED, which the slot checks */
-    int n_opens;
-    char **exports;         /* the same for --add-exports */
-    int n_exports;
-    char *unsupported;      /* why only a new JVM can honour the options, for the first such option */
     const char *shared_cp;  /* entries a slot may keep loaded across runs (--shared-cp) */
     const char *kind;       /* "task" or "am" (--kind) */
-    const char *stack_size; /* -Xss's value (the last one, as for java), applied to the program's main thread */
     long wait_ms;
     long start_timeout_ms;  /* -1: wait_ms + START_TIMEOUT_EXTRA_MS */
 };

@@ -155,24 +155,9 @@ noreturn void cmd_run(const char *socket_path, int argc, char **argv)
 {
     struct run_opts o;
     parse_run_args(&o, argc, argv);
-    if (o.unsupported)
-        fallback(&o, o.unsupported);
-    /* A new JVM would apply these; a running slot cannot. */
-    static const char *const launcher_vars[] = { "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS" };
-    for (size_t i = 0; i < sizeof launcher_vars / sizeof *launcher_vars; i++) {
-        const char *v = getenv(launcher_vars[i]);
-        if (v != NULL && *v != '\0')
-            fallback(&o, xasprintf("%s is set, and only a new JVM applies it", launcher_vars[i]));
-    }
-    for (int i = 0; verbose && i < o.n_ignored; i++)
-        say("ignoring %s: the pool's JVMs were started with their own options", o.ignored[i]);
-
     char *cwd = getcwd(NULL, 0);
     if (cwd == NULL)
         fallback(&o, xasprintf("cannot determine the working directory: %s", strerror(errno)));
-    const char *given_cp = o.cp ? o.cp : getenv("CLASSPATH");
-    char *cp = absolute_class_path(given_cp && *given_cp ? given_cp : ".", cwd);
-    char *shared_cp = o.shared_cp && *o.shared_cp ? absolute_class_path(o.shared_cp, cwd) : NULL;
 
     char *problem;
     bool loud;
@@ -192,7 +177,7 @@ noreturn void cmd_run(const char *socket_path, int argc, char **argv)
     open_relays();
 
     struct msg m;
-    build_run_request(&m, &o, cp, shared_cp, cwd, environ);
+    build_run_request(&m, &o, cwd, environ);
     if (m.too_big)
         fallback(&o, "request too large for the pool");
     /* A failed send is not final: the manager may have replied `error` before closing,

@@ -38,15 +38,15 @@ class BadInputTest extends OneSlotPoolTest {
     }
 
     private static String[] run(String... extra) {
-        List<String> fields = new java.util.ArrayList<>(List.of("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS,
-                "main=org.jvmreuse.it.programs.StaticCounter", "stdout=/dev/null", "stderr=/dev/null"));
+        List<String> fields = new java.util.ArrayList<>(List.of("run", "cwd=/tmp", "java_arg=-cp", "java_arg=" + Pool.PROGRAMS,
+                "java_arg=org.jvmreuse.it.programs.StaticCounter", "stdout=/dev/null", "stderr=/dev/null"));
         fields.addAll(List.of(extra));
         return fields.toArray(new String[0]);
     }
 
     @Test
     void malformedFrameIsRefused() throws Exception {
-        byte[] notTerminated = "run\0main=X".getBytes();
+        byte[] notTerminated = "run\0java_arg=X".getBytes();
         assertEquals(List.of("error", "message=malformed frame: payload must be NUL-terminated strings"),
                 reply(notTerminated, notTerminated.length));
         assertEquals(List.of("error", "message=malformed field 'no-equals-sign': expected key=value"),
@@ -67,7 +67,7 @@ class BadInputTest extends OneSlotPoolTest {
                 .filter(p -> !status.contains(" pid " + p.pid() + " ")).findFirst().orElseThrow();
         assertEquals("128m", lastOption(manager.pid(), "-Xmx"), "the manager's heap (the slots' is 256m here)");
         long before = residentKib(manager.pid());
-        byte[] notTerminated = "run\0main=X".getBytes();
+        byte[] notTerminated = "run\0java_arg=X".getBytes();
         for (int i = 0; i < 10_000; i++) {
             assertEquals("error", reply(notTerminated, notTerminated.length).get(0));
         }
@@ -104,10 +104,10 @@ class BadInputTest extends OneSlotPoolTest {
     @Test
     void unknownRequestAndMissingFieldsAreNamed() throws Exception {
         assertEquals(List.of("error", "message=unknown request type 'frobnicate'"), reply("frobnicate"));
-        assertEquals(List.of("error", "message='run' request lacks the required field 'main'"),
-                reply("run", "cwd=/tmp", "cp=/tmp"));
+        assertEquals(List.of("error", "message='run' request lacks the required field 'java_arg'"),
+                reply("run", "cwd=/tmp"));
         assertEquals(List.of("error", "message=cwd must be an absolute path, got 'relative'"),
-                reply("run", "cwd=relative", "cp=/tmp", "main=X"));
+                reply("run", "cwd=relative", "java_arg=X"));
         assertEquals(List.of("error", "message=wait_ms must be a whole number of milliseconds >= 0, got 'soon'"),
                 reply(run("wait_ms=soon")));
         assertEquals(List.of("error", "message=malformed env 'NOVALUE': expected NAME=VALUE"), reply(run("env=NOVALUE")));
@@ -131,7 +131,8 @@ class BadInputTest extends OneSlotPoolTest {
     @Test
     void unopenableOutputFallsBackWithTheReasonAndNothingRuns() throws Exception {
         try (RawClient client = new RawClient(pool.socket)) {
-            client.send("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS, "main=org.jvmreuse.it.programs.StaticCounter",
+            client.send("run", "cwd=/tmp", "java_arg=-cp", "java_arg=" + Pool.PROGRAMS,
+                    "java_arg=org.jvmreuse.it.programs.StaticCounter",
                     "stdout=/no/such/dir/out.txt", "stderr=/dev/null");
             List<String> reply = client.read();
             while (reply.get(0).equals("queued")) {
@@ -146,8 +147,9 @@ class BadInputTest extends OneSlotPoolTest {
     @Test
     void clientThatDisconnectsMidRunFreesItsSlot() throws Exception {
         try (RawClient client = new RawClient(pool.socket)) {
-            client.send("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS, "main=org.jvmreuse.it.programs.Exiter",
-                    "arg=sleep", "arg=600000", "stdout=/dev/null", "stderr=/dev/null");
+            client.send("run", "cwd=/tmp", "java_arg=-cp", "java_arg=" + Pool.PROGRAMS,
+                    "java_arg=org.jvmreuse.it.programs.Exiter",
+                    "java_arg=sleep", "java_arg=600000", "stdout=/dev/null", "stderr=/dev/null");
             List<String> reply = client.read();
             while (!reply.get(0).equals("started")) {
                 assertEquals("queued", reply.get(0), reply.toString());

@@ -51,7 +51,8 @@ class StdioTest extends OneSlotPoolTest {
     private static List<List<String>> replies(String stdout, String key) throws Exception {
         List<List<String>> replies = new ArrayList<>();
         try (RawClient client = new RawClient(pool.socket)) {
-            client.send("run", "cwd=/tmp", "cp=" + Pool.PROGRAMS, "main=org.jvmreuse.it.programs.StdioMix",
+            client.send("run", "cwd=/tmp", "java_arg=-cp", "java_arg=" + Pool.PROGRAMS,
+                    "java_arg=org.jvmreuse.it.programs.StdioMix",
                     "stdout=" + stdout, "stdout_key=" + key, "stderr=" + stdout, "stderr_key=" + key);
             while (true) {
                 List<String> reply = client.read();

@@ -2,6 +2,7 @@ package org.jvmreuse.pool.admission;
 
 import java.nio.charset.Charset;
 import java.util.List;
+import org.jvmreuse.pool.protocol.JavaCommandLine;
 import org.jvmreuse.pool.protocol.RunSpec;
 import org.jvmreuse.pool.protocol.StartupInputs;
 
@@ -18,14 +19,28 @@ public final class Admission {
     private Admission() {
     }
 
+    /** Set in a run's environment, these make a new JVM take more options, which a running slot cannot. */
+    private static final List<String> LAUNCHER_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
+
     /**
-     * Why {@code spec} (with the JVM options the client took as fixed at pool start, such as
-     * {@code -Xmx}) must start in a new JVM rather than in a slot started as {@code slot}; null if
-     * it may go to a slot.
+     * Why the run of {@code command} ({@code spec}: what a slot would take of it) must start in a
+     * new JVM rather than in a slot started as {@code slot}; null if it may go to a slot. With no
+     * {@code slot} yet (none said HELLO) only what the run alone decides is checked.
      */
-    public static String refusal(RunSpec spec, List<String> fixedOptions, SlotProfile slot) {
+    public static String refusal(RunSpec spec, JavaCommandLine command, SlotProfile slot) {
+        if (command.unsupported() != null) {
+            return command.unsupported();
+        }
+        for (String variable : LAUNCHER_VARIABLES) {
+            if (!spec.environment().getOrDefault(variable, "").isEmpty()) {
+                return variable + " is set, and only a new JVM applies it";
+            }
+        }
+        if (slot == null) {
+            return null;
+        }
         try {
-            HeapOption.check(fixedOptions, slot.maxHeapBytes());
+            HeapOption.check(command.fixedOptions(), slot.maxHeapBytes());
             checkModules(spec.addOpens(), "--add-opens", slot);
             checkModules(spec.addExports(), "--add-exports", slot);
             checkEncodings(spec, slot);

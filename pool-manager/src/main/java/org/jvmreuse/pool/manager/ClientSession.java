@@ -19,6 +19,7 @@ import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.os.CurrentUser;
 import org.jvmreuse.pool.protocol.ControlWire;
 import org.jvmreuse.pool.protocol.Frame;
+import org.jvmreuse.pool.protocol.JavaCommandLine;
 import org.jvmreuse.pool.protocol.FrameChannel;
 import org.jvmreuse.pool.protocol.ProtocolException;
 import org.jvmreuse.pool.protocol.RunSpec;
@@ -141,13 +142,13 @@ final class ClientSession {
     }
 
     private void serveRun(Frame request) throws ProtocolException {
-        RunSpec spec = RunSpec.fromFrame(request);
+        JavaCommandLine command = JavaCommandLine.parse(request.getAll(ControlWire.JAVA_ARG));
+        RunSpec spec = RunSpec.fromFrame(request, command);
         long waitMillis = parseWait(request.get(ControlWire.WAIT_MS));
-        List<String> fixedOptions = request.getAll(ControlWire.IGNORED_OPT);
-        for (String ignored : fixedOptions) {
-            PoolLog.get().info("run of " + spec.mainClass() + ": JVM option " + ignored + " ignored (fixed at pool start)");
+        for (String fixed : command.fixedOptions()) {
+            PoolLog.get().info("run of " + spec.mainClass() + ": JVM option " + fixed + " ignored (fixed at pool start)");
         }
-        PoolRun run = manager.newRun(spec, fixedOptions, waitMillis, this);
+        PoolRun run = manager.newRun(spec, command, waitMillis, this);
         manager.submit(run);
         while (!answered) {
             Frame frame;

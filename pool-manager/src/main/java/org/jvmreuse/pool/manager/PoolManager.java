@@ -17,6 +17,7 @@ import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
+import org.jvmreuse.pool.protocol.JavaCommandLine;
 import org.jvmreuse.pool.protocol.ProtocolException;
 import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
@@ -75,8 +76,8 @@ public final class PoolManager implements MpiTransport.Handler {
         }
     }
 
-    synchronized PoolRun newRun(RunSpec spec, List<String> fixedOptions, long waitMillis, ClientSession client) {
-        return new PoolRun(nextRunId++, spec, fixedOptions, ClassPathKey.of(spec.classPath()), waitMillis, client);
+    synchronized PoolRun newRun(RunSpec spec, JavaCommandLine command, long waitMillis, ClientSession client) {
+        return new PoolRun(nextRunId++, spec, command, ClassPathKey.of(spec.classPath()), waitMillis, client);
     }
 
     /** Queues {@code run} for a slot, or sends it to a new JVM if {@link #stockReason} says so. */
@@ -100,10 +101,15 @@ public final class PoolManager implements MpiTransport.Handler {
 
     /**
      * Why {@code run} must start in a new JVM, or null if it may wait for a slot: decided once,
-     * before a slot is picked, from the pool's state and, by {@link Admission}, from what its
-     * slots were started with (before any slot said HELLO the warm-up decides instead).
+     * before a slot is picked, from the run itself and what the pool's slots were started with
+     * ({@link Admission}; before any slot said HELLO only the run's own part, and the warm-up
+     * decides the rest), then from the pool's state.
      */
     private String stockReason(PoolRun run) {
+        String refusal = Admission.refusal(run.spec, run.command, slotProfile);
+        if (refusal != null) {
+            return refusal;
+        }
         if (draining) {
             return stopping ? "the pool is stopping" : "the pool is draining";
         }
@@ -113,7 +119,7 @@ public final class PoolManager implements MpiTransport.Handler {
         if (run.spec.kind() == RunKind.AM && amSlots == 0) {
             return "this pool runs no application masters (--am-slots 0)";
         }
-        return slotProfile == null ? null : Admission.refusal(run.spec, run.fixedOptions, slotProfile);
+        return null;
     }
 
     /** Whether {@code run} must wait because application masters hold as many slots as they may. */

@@ -1,7 +1,7 @@
 package org.jvmreuse.pool.manager;
 
-import java.util.List;
 import java.util.concurrent.ScheduledFuture;
+import org.jvmreuse.pool.protocol.JavaCommandLine;
 import org.jvmreuse.pool.protocol.RunSpec;
 
 /** One run request on its way from a client connection through a slot. Guarded by the manager. */
@@ -16,8 +16,8 @@ final class PoolRun {
 
     final long id;
     final RunSpec spec;
-    /** The JVM options the client took as fixed at pool start (such as -Xmx), which admission checks. */
-    final List<String> fixedOptions;
+    /** Its {@code java} command line as read (spec holds what a slot takes of it; admission checks the rest). */
+    final JavaCommandLine command;
     final String classPathKey;
     final long waitMillis;
     final ClientSession client;
@@ -32,10 +32,10 @@ final class PoolRun {
     /** The signals other than SIGQUIT forwarded to the slot so far, one bit each. */
     private int forwarded;
 
-    PoolRun(long id, RunSpec spec, List<String> fixedOptions, String classPathKey, long waitMillis, ClientSession client) {
+    PoolRun(long id, RunSpec spec, JavaCommandLine command, String classPathKey, long waitMillis, ClientSession client) {
         this.id = id;
         this.spec = spec;
-        this.fixedOptions = List.copyOf(fixedOptions);
+        this.command = command;
         this.classPathKey = classPathKey;
         this.waitMillis = waitMillis;
         this.client = client;

@@ -31,11 +31,9 @@ public final class ControlWire {
     public static final String OK = "ok";
 
     // Keys of a run request.
-    public static final String MAIN = "main";
-    public static final String CP = "cp";
+    /** Each word of the run's {@code java} command line (after {@code java}), in order. */
+    public static final String JAVA_ARG = "java_arg";
     public static final String SHARED_CP = "shared_cp";
-    public static final String ARG = "arg";
-    public static final String PROP = "prop";
     public static final String ENV = "env";
     public static final String CWD = "cwd";
     public static final String STDIN = "stdin";
@@ -46,10 +44,6 @@ public final class ControlWire {
     public static final String STDERR_KEY = "stderr_key";
     public static final String KIND = "kind";
     public static final String WAIT_MS = "wait_ms";
-    public static final String IGNORED_OPT = "ignored_opt";
-    public static final String ADD_OPENS = "add_opens";
-    public static final String ADD_EXPORTS = "add_exports";
-    public static final String XSS = "xss";
     public static final String UMASK = "umask";
     public static final String RLIMIT = "rlimit";
     public static final String LC_CTYPE = "lc_ctype";

@@ -26,44 +26,41 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
                       StreamPath stdin, StreamPath stdout, StreamPath stderr, RunKind kind, List<String> addOpens,
                       List<String> addExports, StartupInputs startup) {
 
-    public static RunSpec fromFrame(Frame frame) throws ProtocolException {
+    /**
+     * The run a {@code run} request asks for, with its {@code java} command line read already
+     * ({@code command}, which only a slot can take: {@link JavaCommandLine#unsupported} is null).
+     * Without {@code -cp} the class path is the run's {@code CLASSPATH}, else the working directory.
+     */
+    public static RunSpec fromFrame(Frame frame, JavaCommandLine command) throws ProtocolException {
+        frame.require(ControlWire.JAVA_ARG);
         String cwd = frame.require(ControlWire.CWD);
         if (!cwd.startsWith("/")) {
             throw new ProtocolException("cwd must be an absolute path, got '" + cwd + "'");
         }
-        List<String> classPath = absolutePaths(frame.require(ControlWire.CP), cwd);
-        List<String> shared = absolutePaths(frame.get(ControlWire.SHARED_CP) == null ? "" : frame.get(ControlWire.SHARED_CP), cwd);
+        Map<String, String> environment = pairs(frame.getAll(ControlWire.ENV), ControlWire.ENV);
+        String given = command.classPath() != null ? command.classPath() : environment.getOrDefault("CLASSPATH", "");
+        List<String> classPath = absolutePaths(given.isEmpty() ? "." : given, cwd);
+        String sharedGiven = frame.get(ControlWire.SHARED_CP);
+        List<String> shared = sharedGiven == null || sharedGiven.isEmpty() ? List.of() : absolutePaths(sharedGiven, cwd);
         if (!classPath.containsAll(shared)) {
             List<String> extra = new ArrayList<>(shared);
             extra.removeAll(classPath);
-            throw new ProtocolException("shared_cp entries must also be on cp; not on cp: " + extra);
+            throw new ProtocolException("shared_cp entries must also be on the class path; not on it: " + extra);
         }
-        return new RunSpec(frame.require(ControlWire.MAIN), classPath, shared, frame.getAll(ControlWire.ARG),
-                pairs(frame.getAll(ControlWire.PROP), ControlWire.PROP), pairs(frame.getAll(ControlWire.ENV), ControlWire.ENV), cwd,
+        return new RunSpec(command.mainClass(), classPath, shared, command.args(), command.properties(), environment, cwd,
                 StreamPath.fromFrame(frame, ControlWire.STDIN, ControlWire.STDIN_KEY), StreamPath.fromFrame(frame, ControlWire.STDOUT, ControlWire.STDOUT_KEY),
                 StreamPath.fromFrame(frame, ControlWire.STDERR, ControlWire.STDERR_KEY), RunKind.parse(frame.get(ControlWire.KIND)),
-                modulePackages(frame.getAll(ControlWire.ADD_OPENS), ControlWire.ADD_OPENS),
-                modulePackages(frame.getAll(ControlWire.ADD_EXPORTS), ControlWire.ADD_EXPORTS), StartupInputs.fromFrame(frame));
+                command.addOpens(), command.addExports(), StartupInputs.fromFrame(frame, command.stackSize()));
     }
 
-    /** Each value must be MODULE/PACKAGE, as in {@code --add-opens MODULE/PACKAGE=ALL-UNNAMED}. */
-    private static List<String> modulePackages(List<String> values, String what) throws ProtocolException {
-        for (String value : values) {
-            int slash = value.indexOf('/');
-            if (slash <= 0 || slash == value.length() - 1 || value.indexOf('/', slash + 1) >= 0
-                    || value.contains("=") || value.contains(",")) {
-                throw new ProtocolException("malformed " + what + " '" + value + "': expected MODULE/PACKAGE");
-            }
-        }
-        return values;
-    }
-
+    /**
+     * Class-path entries made absolute against {@code cwd}, as java resolves them: an empty entry
+     * or "." is the working directory; a wildcard entry ({@code lib/*}) stays a wildcard.
+     */
     private static List<String> absolutePaths(String classPath, String cwd) {
         List<String> entries = new ArrayList<>();
         for (String entry : classPath.split(":", -1)) {
-            if (!entry.isEmpty()) {
-                entries.add(entry.startsWith("/") ? entry : cwd + "/" + entry);
-            }
+            entries.add(entry.isEmpty() || entry.equals(".") ? cwd : entry.startsWith("/") ? entry : cwd + "/" + entry);
         }
         return entries;
     }

@@ -16,7 +16,8 @@ public record StartupInputs(String stackSize, int umask, List<String> limits, St
     public static final StartupInputs SLOT = new StartupInputs("", -1, List.of(), "", "", "");
     private static final Pattern LIMIT = Pattern.compile("[a-z]+:(unlimited|[0-9]{1,19}):(unlimited|[0-9]{1,19})");
 
-    static StartupInputs fromFrame(Frame frame) throws ProtocolException {
+    /** {@code stackSize}: the run's {@code -Xss} value (empty when not given). */
+    static StartupInputs fromFrame(Frame frame, String stackSize) throws ProtocolException {
         String umask = frame.get(ControlWire.UMASK);
         if (umask != null && !umask.matches("0?[0-7]{1,3}")) {
             throw new ProtocolException("malformed umask '" + umask + "': expected octal, such as 0022");
@@ -27,7 +28,7 @@ public record StartupInputs(String stackSize, int umask, List<String> limits, St
                 throw new ProtocolException("malformed rlimit '" + limit + "': expected NAME:SOFT:HARD");
             }
         }
-        return new StartupInputs(orEmpty(frame.get(ControlWire.XSS)), umask == null ? -1 : Integer.parseInt(umask, 8), limits,
+        return new StartupInputs(stackSize, umask == null ? -1 : Integer.parseInt(umask, 8), limits,
                 orEmpty(frame.get(ControlWire.LC_CTYPE)), orEmpty(frame.get(ControlWire.LC_MESSAGES)), orEmpty(frame.get(ControlWire.CODESET)));
     }
 

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.pool.protocol.JavaCommandLine;
 import org.jvmreuse.pool.protocol.RunKind;
 import org.jvmreuse.pool.protocol.RunSpec;
 import org.jvmreuse.pool.protocol.StartupInputs;
@@ -26,6 +28,13 @@ class AdmissionTest {
                 none, none, none, RunKind.TASK, addOpens, List.of(), startup);
     }
 
+    /** The run {@code spec} with the JVM options {@code fixed} before its main class. */
+    private static String refusal(RunSpec spec, List<String> fixed, SlotProfile slot) {
+        List<String> words = new ArrayList<>(fixed);
+        words.add(spec.mainClass());
+        return Admission.refusal(spec, JavaCommandLine.parse(words), slot);
+    }
+
     private static RunSpec plain() {
         return run(Map.of(), Map.of(), List.of(), StartupInputs.SLOT);
     }
@@ -37,55 +46,55 @@ class AdmissionTest {
 
     @Test
     void aRunLikeTheSlotIsAdmitted() {
-        assertNull(Admission.refusal(plain(), List.of("-Xms64m", "-XX:+UseG1GC"), SLOT));
-        assertNull(Admission.refusal(run(Map.of("file.encoding", "utf8"), Map.of(), List.of("java.base/java.lang"),
+        assertNull(refusal(plain(), List.of("-Xms64m", "-XX:+UseG1GC"), SLOT));
+        assertNull(refusal(run(Map.of("file.encoding", "utf8"), Map.of(), List.of("java.base/java.lang"),
                 startup("1m", List.of("nofile:512:4096", "core:unlimited:unlimited"), TestProfiles.LOCALE)), List.of(), SLOT));
     }
 
     @Test
     void theLastHeapOptionCountsAsTheJvmTakesIt() {
-        assertNull(Admission.refusal(plain(), List.of("-Xmx4g", "-XX:MaxHeapSize=256m"), SLOT));
+        assertNull(refusal(plain(), List.of("-Xmx4g", "-XX:MaxHeapSize=256m"), SLOT));
         assertEquals("its heap -Xmx257m is above the slot heap of 256 MB",
-                Admission.refusal(plain(), List.of("-Xmx100m", "-Xmx257m"), SLOT));
+                refusal(plain(), List.of("-Xmx100m", "-Xmx257m"), SLOT));
         assertEquals("its heap option -Xmxlots cannot be read; only a new JVM can report that",
-                Admission.refusal(plain(), List.of("-Xmxlots"), SLOT));
+                refusal(plain(), List.of("-Xmxlots"), SLOT));
     }
 
     @Test
     void moduleAccessNeedsTheModuleAndPackageInTheSlots() {
         assertEquals("the pool's JVMs have no module jdk.nope (--add-opens jdk.nope/x=ALL-UNNAMED)",
-                Admission.refusal(run(Map.of(), Map.of(), List.of("jdk.nope/x"), StartupInputs.SLOT), List.of(), SLOT));
+                refusal(run(Map.of(), Map.of(), List.of("jdk.nope/x"), StartupInputs.SLOT), List.of(), SLOT));
         assertEquals("module java.sql has no package java.nope in the pool's JVMs (--add-opens java.sql/java.nope=ALL-UNNAMED)",
-                Admission.refusal(run(Map.of(), Map.of(), List.of("java.sql/java.nope"), StartupInputs.SLOT), List.of(), SLOT));
+                refusal(run(Map.of(), Map.of(), List.of("java.sql/java.nope"), StartupInputs.SLOT), List.of(), SLOT));
     }
 
     @Test
     void whatTheJdkFixesAtStartMustBeTheSlots() {
-        String reason = Admission.refusal(run(Map.of(), Map.of(), List.of(), startup("", List.of(), "POSIX\nPOSIX\nANSI_X3.4-1968")),
+        String reason = refusal(run(Map.of(), Map.of(), List.of(), startup("", List.of(), "POSIX\nPOSIX\nANSI_X3.4-1968")),
                 List.of(), SLOT);
         assertTrue(reason.startsWith("the run's C library locale (POSIX POSIX ANSI_X3.4-1968) is not the slot's"), reason);
         assertEquals("-Dfile.encoding=ISO-8859-1 is not the slot's encoding (UTF-8), which the JDK fixes at start-up",
-                Admission.refusal(run(Map.of("file.encoding", "ISO-8859-1"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), SLOT));
+                refusal(run(Map.of("file.encoding", "ISO-8859-1"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), SLOT));
         assertEquals("-Xss64k is below what a slot takes (256k); only a new JVM knows its minimum",
-                Admission.refusal(run(Map.of(), Map.of(), List.of(), startup("64k", List.of(), TestProfiles.LOCALE)), List.of(), SLOT));
+                refusal(run(Map.of(), Map.of(), List.of(), startup("64k", List.of(), TestProfiles.LOCALE)), List.of(), SLOT));
     }
 
     @Test
     void limitsTheSlotCannotGiveARunNeedANewJvm() {
         assertEquals("the run's hard limit of nofile (8192) is not the slot's (4096)",
-                Admission.refusal(run(Map.of(), Map.of(), List.of(), startup("", List.of("nofile:8192:8192"), TestProfiles.LOCALE)),
+                refusal(run(Map.of(), Map.of(), List.of(), startup("", List.of("nofile:8192:8192"), TestProfiles.LOCALE)),
                         List.of(), SLOT));
         assertEquals("the run's limit of cpu (60) is not the slot's (unlimited), and the slot's own use counts against it",
-                Admission.refusal(run(Map.of(), Map.of(), List.of(), startup("", List.of("cpu:60:unlimited"), TestProfiles.LOCALE)),
+                refusal(run(Map.of(), Map.of(), List.of(), startup("", List.of("cpu:60:unlimited"), TestProfiles.LOCALE)),
                         List.of(), SLOT));
         assertEquals(Map.of("core", -1L), RunLimits.changes(List.of("core:unlimited:unlimited", "nofile:10:4096"), SLOT.limits()));
     }
 
     @Test
     void aZoneOnlyTheCLibraryKnowsNeedsANewJvm() {
-        assertNull(Admission.refusal(run(Map.of(), Map.of("TZ", ":posix/Asia/Tokyo"), List.of(), StartupInputs.SLOT), List.of(), SLOT));
+        assertNull(refusal(run(Map.of(), Map.of("TZ", ":posix/Asia/Tokyo"), List.of(), StartupInputs.SLOT), List.of(), SLOT));
         assertEquals("TZ=JST-9 is no time zone ID the JDK knows; only a new JVM derives the zone from the C library",
-                Admission.refusal(run(Map.of(), Map.of("TZ", "JST-9"), List.of(), StartupInputs.SLOT), List.of(), SLOT));
+                refusal(run(Map.of(), Map.of("TZ", "JST-9"), List.of(), StartupInputs.SLOT), List.of(), SLOT));
         assertNull(RunZone.of(Map.of(), Map.of(), SLOT), "a run with the slot's TZ gets the slot's zone");
     }
 

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -42,8 +43,19 @@ final class ControlClient implements AutoCloseable {
 
     /** A {@code run} request of {@code main} that waits up to {@code waitMillis} for a slot. */
     static Frame runRequest(String main, long waitMillis) {
-        return new Frame("run").add("main", main).add("cp", "/opt/app/app.jar").add("cwd", "/tmp")
-                .add("wait_ms", waitMillis).add("arg", "first").add("arg", "second");
+        return runRequest(List.of(), main, waitMillis);
+    }
+
+    /** The same with JVM {@code options} before the class path. */
+    static Frame runRequest(List<String> options, String main, long waitMillis) {
+        Frame frame = new Frame("run");
+        for (String word : options) {
+            frame.add("java_arg", word);
+        }
+        for (String word : List.of("-cp", "/opt/app/app.jar", main, "first", "second")) {
+            frame.add("java_arg", word);
+        }
+        return frame.add("cwd", "/tmp").add("wait_ms", waitMillis);
     }
 
     private void readReplies() {

@@ -3,8 +3,10 @@ package org.jvmreuse.pool.manager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.pool.admission.TestProfiles;
+import org.jvmreuse.pool.protocol.Frame;
 
 /**
  * The manager decides "slot or new JVM" once, before it picks a slot, against what its slots
@@ -14,14 +16,14 @@ class PoolManagerAdmissionTest extends ManagerTestBase {
     @Test
     void aRunAskingForMoreHeapThanTheSlotsHaveGoesToANewJvmWithoutASlotHearingOfIt() throws Exception {
         harness = ManagerHarness.start(1);
-        String reason = harness.request(ControlClient.runRequest("app.Big", LONG_WAIT).add("ignored_opt", "-Xmx1g"))
+        String reason = harness.request(ControlClient.runRequest(List.of("-Xmx1g"), "app.Big", LONG_WAIT))
                 .expect("fallback").get("reason");
         assertEquals("its heap -Xmx1g is above the slot heap of 256 MB", reason);
         harness.slot(0).assertNothingFor(QUIET);
         assertTrue(harness.log().contains("goes to a new JVM: " + reason), harness.log());
 
-        ControlClient fits = harness.request(ControlClient.runRequest("app.Small", LONG_WAIT).add("ignored_opt", "-Xmx1g")
-                .add("ignored_opt", "-Xmx200m"));
+        ControlClient fits = harness.request(ControlClient.runRequest(List.of("-Xmx1g", "-Xmx200m"), "app.Small",
+                LONG_WAIT));
         long runId = startOn(harness.slot(0), fits, "app.Small");
         harness.slot(0).done(runId, 0);
         assertEquals("0", fits.expect("exit").get("code"));
@@ -30,11 +32,23 @@ class PoolManagerAdmissionTest extends ManagerTestBase {
     @Test
     void aRunOpeningAPackageTheSlotsLackGoesToANewJvm() throws Exception {
         harness = ManagerHarness.start(1);
-        String reason = harness.request(ControlClient.runRequest("app.Opens", LONG_WAIT).add("add_opens", "java.base/no.such"))
+        String reason = harness.request(ControlClient.runRequest(List.of("--add-opens=java.base/no.such=ALL-UNNAMED"), "app.Opens",
+                LONG_WAIT))
                 .expect("fallback").get("reason");
         assertTrue(reason.startsWith("module java.base has no package no.such"), reason);
         harness.slot(0).assertNothingFor(QUIET);
         assertTrue(harness.status().contains("runs: completed 0, running 0, queued 0, fallbacks 1"), harness.status()::toString);
+    }
+
+    @Test
+    void aCommandLineOnlyANewJvmCanTakeGoesToOneWithItsReason() throws Exception {
+        harness = ManagerHarness.start(1);
+        assertEquals("option -ea is not supported by the pool",
+                harness.request(ControlClient.runRequest(List.of("-ea"), "app.Main", LONG_WAIT)).expect("fallback").get("reason"));
+        Frame tooled = ControlClient.runRequest("app.Main", LONG_WAIT).add("env", "JAVA_TOOL_OPTIONS=-Dx=1");
+        assertEquals("JAVA_TOOL_OPTIONS is set, and only a new JVM applies it",
+                harness.request(tooled).expect("fallback").get("reason"));
+        harness.slot(0).assertNothingFor(QUIET);
     }
 
     @Test
