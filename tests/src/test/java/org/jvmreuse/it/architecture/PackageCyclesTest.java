@@ -3,8 +3,6 @@ package org.jvmreuse.it.architecture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -14,11 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.spi.ToolProvider;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,14 +22,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PackageCyclesTest {
     private static final Path REPO = Path.of(System.getProperty("jvmreuse.repo", "."));
-    private static final Pattern EDGE = Pattern.compile("^\\s+(org\\.jvmreuse\\.[\\w.$]+)\\s+->\\s+(org\\.jvmreuse\\.[\\w.$]+)\\s");
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"pool-manager", "hadoop-patch", "mpi-shuffle", "workloads"})
     void theModulesPackagesFormNoCycle(String module) {
         Path classes = REPO.resolve(module).resolve("target/classes");
         assertTrue(Files.isDirectory(classes), classes + " is not built");
-        Map<String, Map<String, Set<String>>> edges = packageEdges(classes);
+        Map<String, Map<String, Set<String>>> edges = PackageEdges.of(classes);
         assertTrue(!edges.isEmpty(), "jdeps found no references between " + module + "'s packages");
         List<List<String>> cycles = new StronglyConnected(edges).cycles();
         StringBuilder why = new StringBuilder();
@@ -52,45 +44,6 @@ class PackageCyclesTest {
             }
         }
         assertEquals(List.of(), cycles, module + "'s packages depend on each other:" + why);
-    }
-
-    /** Package -> package it references -> the class pairs that make the reference. */
-    private static Map<String, Map<String, Set<String>>> packageEdges(Path classes) {
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("this JDK has no jdeps"));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = jdeps.run(new PrintWriter(out), new PrintWriter(err), "-verbose:class", "-e", "org\\.jvmreuse\\..*",
-                classes.toString());
-        assertEquals(0, code, "jdeps failed: " + err);
-        Map<String, Map<String, Set<String>>> edges = new TreeMap<>();
-        for (String line : out.toString().split("\n")) {
-            Matcher m = EDGE.matcher(line);
-            if (m.find()) {
-                String from = topLevel(m.group(1));
-                String to = topLevel(m.group(2));
-                String fromPackage = packageOf(from);
-                String toPackage = packageOf(to);
-                if (!fromPackage.equals(toPackage)) {
-                    edges.computeIfAbsent(fromPackage, k -> new TreeMap<>())
-                            .computeIfAbsent(toPackage, k -> new TreeSet<>())
-                            .add(simple(from) + " -> " + simple(to));
-                }
-            }
-        }
-        return edges;
-    }
-
-    private static String topLevel(String className) {
-        int dollar = className.indexOf('$');
-        return dollar < 0 ? className : className.substring(0, dollar);
-    }
-
-    private static String packageOf(String className) {
-        return className.substring(0, className.lastIndexOf('.'));
-    }
-
-    private static String simple(String className) {
-        return className.substring(className.lastIndexOf('.') + 1);
     }
 
     /** Tarjan's strongly connected components; those of more than one package are the cycles. */
