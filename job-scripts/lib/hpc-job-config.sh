@@ -129,11 +129,15 @@ _hpc_write_configs() {
     mkdir -p "$HPC_WORK/nodes/by-index"
     _hpc_template_values
     jvmreuse_conf_write_shared "$HPC_WORK/master/conf" || _hpc_die "cannot write the Hadoop configuration"
+    local listen=()
     for i in "${!HPC_NODES[@]}"; do
         name=${HPC_NODES[i]}
         _hpc_write_node_config "$((i + 1))" "$name"
         ln -sfn "../$name" "$HPC_WORK/nodes/by-index/$((i + 1))"
+        listen+=("$name $HPC_BIND_ADDR")
     done
+    local IFS=,
+    _hpc_log "NodeManagers listen on (JVMREUSE_BIND_ADDR=$JVMREUSE_BIND_ADDR): ${listen[*]}"
 }
 
 # Writes the configuration of node $2 (index $1): the shared files plus its NodeManager's ports
@@ -148,11 +152,13 @@ _hpc_write_node_config() {
     JVMREUSE_CONF[NODE_LOG_DIR]=$nd/container-logs
     JVMREUSE_CONF[DN_DATA_DIR]=${JVMREUSE_CONF[NODE_LOCAL_DIR]}/hdfs-data
     JVMREUSE_CONF[POOL_SOCKET]=$HPC_SOCKET_DIR/pool$i.sock
+    _hpc_bind_addr "$name" "$i"
+    JVMREUSE_CONF[BIND_ADDR]=$HPC_BIND_ADDR
     for s in "${_hpc_port_names_node[@]}"; do
         JVMREUSE_CONF[PORT_${s^^}]=$(_hpc_port "$s" "$i")
     done
     jvmreuse_conf_write_node "$nd/conf" || _hpc_die "cannot write the Hadoop configuration of node $name"
-    printf 'NODE_LOCAL_DIR=%q\n' "${JVMREUSE_CONF[NODE_LOCAL_DIR]}" >"$nd/node.env"
+    printf 'NODE_LOCAL_DIR=%q\nNODE_BIND_ADDR=%q\n' "${JVMREUSE_CONF[NODE_LOCAL_DIR]}" "$HPC_BIND_ADDR" >"$nd/node.env"
 }
 
 # Writes <work>/job.env: what the node agents (hpc-node.sh) need.
@@ -160,7 +166,7 @@ _hpc_write_job_env() {
     {
         printf '# written by hpc-job.sh for the node agents of job %s\n' "$HPC_JOB_ID"
         local v
-        for v in HPC_SCHED HPC_JOB_ID HPC_WORK HPC_OUT HPC_REPO HPC_SOCKET_DIR HPC_N HPC_SLOTS HPC_MASTER_ADDR \
+        for v in HPC_SCHED HPC_JOB_ID HPC_WORK HPC_OUT HPC_REPO HPC_SOCKET_DIR HPC_N HPC_SLOTS HPC_MASTER_ADDR HPC_SHARED_HOST \
             JVMREUSE_POOL JVMREUSE_WAIT_WARMUP JVMREUSE_HDFS JVMREUSE_LOCAL_DIR JVMREUSE_START_TIMEOUT JVMREUSE_STOP_TIMEOUT \
             JVMREUSE_DAEMON_HEAP JVMREUSE_CLUSTER_JAVA_HOME JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_JAVA_MAJOR; do
             printf '%s=%q\n' "$v" "${!v:-}"

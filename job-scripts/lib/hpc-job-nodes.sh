@@ -94,6 +94,28 @@ _hpc_shared_host() {
     esac
 }
 
+# The address node $1 (index $2) listens on: HPC_BIND_ADDR (JVMREUSE_BIND_ADDR). On hosts of their
+# own the node's address (its host name from the scheduler, else its node name, resolved here:
+# names resolve alike on every node), so that its daemons are reached on that address only;
+# emulated nodes on one host (or a name that resolves to loopback): 0.0.0.0.
+_hpc_bind_addr() {
+    local name=$1 i=$2 host addr
+    host=${HPC_HOSTS[i - 1]:-}
+    host=${host:-$name}
+    case $JVMREUSE_BIND_ADDR in
+        any) HPC_BIND_ADDR=0.0.0.0; return ;;
+        auto) ((HPC_SHARED_HOST == 0)) || { HPC_BIND_ADDR=0.0.0.0; return; } ;;
+        host) ;;
+        *) _hpc_die "JVMREUSE_BIND_ADDR must be auto, host or any (got '$JVMREUSE_BIND_ADDR')" ;;
+    esac
+    addr=$(getent ahostsv4 "$host" 2>/dev/null | awk 'NR == 1 { print $1 }') || addr=''
+    if [[ -z $addr || $addr == 127.* ]]; then
+        [[ $JVMREUSE_BIND_ADDR == auto ]] || _hpc_die "JVMREUSE_BIND_ADDR=host: the host name '$host' of node $name resolves to '${addr:-nothing}' (not an address of its own)"
+        addr=0.0.0.0
+    fi
+    HPC_BIND_ADDR=$addr
+}
+
 # The MPI launcher of the mpiexec style for $1 ranks per node on $2 nodes: HPC_MPIEXEC_CMD.
 _hpc_mpiexec_cmd() {
     local opts

@@ -112,6 +112,7 @@ _hpc_validate_settings() {
     done
     [[ -z $JVMREUSE_UBER || $JVMREUSE_UBER == [01] ]] || _hpc_die "JVMREUSE_UBER must be empty, 0 or 1 (got '$JVMREUSE_UBER')"
     [[ $JVMREUSE_WAIT_WARMUP == [01] ]] || _hpc_die "JVMREUSE_WAIT_WARMUP must be 0 or 1 (got '$JVMREUSE_WAIT_WARMUP')"
+    [[ $JVMREUSE_BIND_ADDR =~ ^(auto|host|any)$ ]] || _hpc_die "JVMREUSE_BIND_ADDR must be auto, host or any (got '$JVMREUSE_BIND_ADDR')"
     for name in JVMREUSE_SLOT_HEAP JVMREUSE_DAEMON_HEAP; do
         [[ -n $(_hpc_mb "${!name}") ]] || _hpc_die "$name must be a heap size such as 512m or 1g (got '${!name}')"
     done

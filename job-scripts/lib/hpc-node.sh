@@ -73,13 +73,25 @@ stop_node() {
     if [[ -n $JVMREUSE_LOCAL_DIR && -n $local_dir ]]; then
         rm -rf "$local_dir" 2>/dev/null || true
     fi
+    # On a host other than the master's, this node's pool socket (and its dir) is on this host's
+    # own /tmp, which the master cannot reach: stop the pool here and remove the dir (unless the
+    # dir is shared: the master's pool1.sock is in it, and the master removes it).
+    if [[ ${HPC_SHARED_HOST:-1} == 0 && $index != 1 && $JVMREUSE_POOL == 1 ]]; then
+        if [[ -S $HPC_SOCKET_DIR/pool$index.sock && -n ${JVMREUSE_CLIENT:-} ]]; then
+            log "stopping the pool at $HPC_SOCKET_DIR/pool$index.sock"
+            "$JVMREUSE_CLIENT" --socket "$HPC_SOCKET_DIR/pool$index.sock" stop --now >/dev/null 2>&1 || true
+        fi
+        if [[ ! -e $HPC_SOCKET_DIR/pool1.sock ]]; then
+            rm -rf "$HPC_SOCKET_DIR" 2>/dev/null || true
+        fi
+    fi
     log "stopped"
 }
 trap 'stop_node' EXIT
 trap 'log "SIGTERM"; exit 143' TERM
 trap 'log "SIGINT"; exit 130' INT
 
-log "agent on host $host (node $index of $HPC_N), pid $$"
+log "agent on host $host (node $index of $HPC_N), pid $$; NodeManager on ${NODE_BIND_ADDR:-0.0.0.0}"
 mkdir -p "$local_dir" "$nd/pids" "$nd/tmp"
 
 # Waits until this node's pool has started all its slots (pool mode) and writes the outcome to

@@ -49,7 +49,15 @@ public final class SlurmTestbed implements AutoCloseable {
      * read) if Slurm cannot be installed or started.
      */
     public static SlurmTestbed start(int nodes, String... options) throws Exception {
-        Path dir = Files.createTempDirectory(Path.of("/tmp"), "jrt-slurm-");
+        return start(Path.of("/tmp"), nodes, options);
+    }
+
+    /**
+     * As {@link #start(int, String...)}, in a fresh directory under {@code parent}: outside /tmp for
+     * {@code --hosts}, whose hosts each have a /tmp of their own.
+     */
+    public static SlurmTestbed start(Path parent, int nodes, String... options) throws Exception {
+        Path dir = Files.createTempDirectory(parent, "jrt-slurm-");
         List<String> command = new ArrayList<>(List.of(CLI.toString(), "start", "--dir", dir.toString(),
                 "--nodes", Integer.toString(nodes)));
         command.addAll(Arrays.asList(options));

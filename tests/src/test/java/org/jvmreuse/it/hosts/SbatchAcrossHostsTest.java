@@ -1,0 +1,180 @@
+package org.jvmreuse.it.hosts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.jvmreuse.it.Pool;
+import org.jvmreuse.it.Pool.Result;
+import org.jvmreuse.it.slurm.SlurmTestbed;
+
+/**
+ * Issue 29: the PageRank batch job script (job-scripts/sbatch/jvmreuse-hadoop.sbatch) with sbatch
+ * -N3 on the Slurm testbed over the multi-host testbed's hosts (jvmreuse-slurm-testbed start
+ * --hosts): ResourceManager on n1, one NodeManager per host listening on that host's address, one
+ * pool per host (ranks of one mpirun across the hosts) that serves task runs; then the same job
+ * the stock way. Both results match the in-memory reference.
+ */
+class SbatchAcrossHostsTest {
+    private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
+    private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
+    private static final List<String> NODES = List.of("n1", "n2", "n3");
+    /** Small settings for a 2-vCPU machine, as HpcJobScriptTest's. */
+    private static final Map<String, String> SMALL = Map.of(
+            "JVMREUSE_HOME", Pool.REPO.toString(),
+            "JVMREUSE_SLOTS", "2",
+            "JVMREUSE_SLOT_HEAP", "384m",
+            "JVMREUSE_DAEMON_HEAP", "512m",
+            "JVMREUSE_WARMUP_MAIN", "none",
+            "JVMREUSE_STOP_TIMEOUT", "5",
+            "JVMREUSE_WORKLOAD", "pagerank");
+    private static SlurmTestbed testbed;
+
+    @BeforeAll
+    static void startTestbeds() throws Exception {
+        Result hosts = Pool.exec(List.of(HOSTS.toString(), "start", "--hosts", "3"), Map.of(), null, 60);
+        assertEquals(0, hosts.code(), hosts.toString());
+        // Outside /tmp: every host has a /tmp of its own, and the job's files must be shared.
+        testbed = SlurmTestbed.start(Path.of("/var/tmp"), 3, "--hosts", "--memory-mb", "8192");
+    }
+
+    @AfterAll
+    static void stopTestbeds() throws Exception {
+        try {
+            if (testbed != null) {
+                testbed.close();
+                Pool.exec(List.of("rm", "-rf", testbed.dir.toString()), Map.of(), null, 60);
+            }
+        } finally {
+            Pool.exec(List.of(HOSTS.toString(), "stop"), Map.of(), null, 60);
+        }
+    }
+
+    @Test
+    void pageRankWithAPoolOnEveryHostMatchesTheReference() throws Exception {
+        long id = run(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "2"));
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        String out = testbed.outputText(id);
+        assertTrue(out.contains("starting the pools (3 x 2 slots, heap"), "one pool per host: " + out);
+        for (int i = 1; i <= 3; i++) {
+            String node = "n" + i;
+            Path logs = dir.resolve("logs/nodes/" + node + "/pool-logs");
+            assertTrue(read(dir.resolve("run/nodes/" + node + "/pool.state")).startsWith("serving"), "pool of " + node + " did not serve");
+            String manager = read(logs.resolve("manager-" + (i - 1) + ".log"));
+            assertTrue(manager.contains(" on " + node + ", pool " + (i - 1)), "pool " + (i - 1) + " is not on " + node + ": " + manager);
+            long runs = Pattern.compile(" run \\d+ \\(task\\)").matcher(slotLogs(logs)).results().count();
+            assertTrue(runs >= 1, "the pool on " + node + " served no task run");
+            assertTrue(read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log")).contains("task handed to the JVM pool at"), node);
+            // On a host other than the master's the agent stops its pool and removes its socket dir.
+            if (i > 1) {
+                assertTrue(read(dir.resolve("run/nodes/" + node + "/logs/agent.log")).contains("stopping the pool at"), node);
+            }
+        }
+        assertNoSocketDirs(id);
+    }
+
+    @Test
+    void stockPageRankAcrossTheHostsMatchesTheReference() throws Exception {
+        long id = run(Map.of("JVMREUSE_POOL", "0", "JVMREUSE_PAGERANK_NODES", "1000", "JVMREUSE_ITERATIONS", "1"));
+        assertFalse(Files.exists(testbed.jobs.resolve("jvmreuse-" + id + "/run/master/pids/pools.pid")), "stock mode started pools");
+    }
+
+    /**
+     * Submits the job script on all three hosts with {@code more} settings and checks what both modes
+     * share: success, the verified result (the script's check and our own), where everything ran and
+     * which address each NodeManager listened on. Returns the job id.
+     */
+    private static long run(Map<String, String> more) throws Exception {
+        Map<String, String> env = new LinkedHashMap<>(SMALL);
+        env.putAll(more);
+        String export = "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+        long id = testbed.submit(Files.readString(SBATCH), "-N", "3", export);
+        testbed.awaitGone(id, 300_000);
+        String out = testbed.outputText(id);
+        assertEquals("COMPLETED", testbed.state(id), out);
+        assertEquals("0:0", testbed.exitCode(id), out);
+        assertTrue(out.contains("3 nodes (n1 n2 n3), master n1 (n1)"), out);
+        assertTrue(out.contains("NodeManagers listen on (JVMREUSE_BIND_ADDR=auto): n1 10.77.0.1,n2 10.77.0.2,n3 10.77.0.3"), out);
+        assertTrue(out.contains("verify-pagerank passed"), out);
+        assertTrue(out.contains("stopped everything"), out);
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        Result verify = workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),
+                "--output", dir.resolve("data/pagerank").toString());
+        assertEquals(0, verify.code(), "verify-pagerank: " + verify);
+
+        // The ResourceManager on n1's address; each NodeManager on its own host and address.
+        assertTrue(read(dir.resolve("run/master/conf/yarn-site.xml")).contains("<value>n1:"), "RM address");
+        String rm = read(dir.resolve("logs/master/resourcemanager.log"));
+        for (int i = 1; i <= 3; i++) {
+            String node = "n" + i;
+            String addr = "10.77.0." + i;
+            assertEquals(node, read(dir.resolve("run/nodes/" + node + "/pids/nodemanager.host")).trim());
+            String nm = read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log"));
+            assertTrue(nm.contains("ContainerManager started at /" + addr + ":"), node + " NodeManager not on " + addr);
+            assertTrue(Pattern.compile("NodeManager from node " + node + "\\(cmPort: \\d+ .* assigned nodeId " + node + ":").matcher(rm).find(),
+                    node + " did not register as itself");
+            assertTrue(read(dir.resolve("run/nodes/" + node + "/logs/agent.log")).contains("agent on host " + node + " "), node);
+        }
+        assertNoJobProcesses(id);
+        return id;
+    }
+
+    /** The job's socket dir, on each host's own /tmp, is gone everywhere. */
+    private static void assertNoSocketDirs(long id) throws Exception {
+        for (String node : NODES) {
+            Result ls = Pool.exec(List.of(HOSTS.toString(), "exec", node, "ls", "/tmp"), Map.of(), null, 30);
+            assertEquals(0, ls.code(), ls.toString());
+            assertFalse(ls.out().lines().anyMatch(l -> l.matches("jvmreuse-\\d+-" + id)), node + " kept its socket dir: " + ls.out());
+        }
+    }
+
+    private static void assertNoJobProcesses(long id) throws InterruptedException {
+        long until = System.currentTimeMillis() + 15_000;
+        List<Long> left = testbed.jobProcesses(id);
+        while (!left.isEmpty() && System.currentTimeMillis() < until) {
+            Thread.sleep(250);
+            left = testbed.jobProcesses(id);
+        }
+        assertTrue(left.isEmpty(), "processes of job " + id + " left:" + SlurmTestbed.describe(left));
+    }
+
+    private static Result workloads(String... args) throws Exception {
+        Path jar;
+        try (Stream<Path> s = Files.list(Pool.REPO.resolve("workloads/target"))) {
+            jar = s.filter(p -> p.getFileName().toString().matches("workloads-.*\\.jar")
+                    && !p.getFileName().toString().contains("sources")).findFirst().orElseThrow();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", jar + ":" + Pool.REPO.resolve("workloads/target/lib") + "/*", "org.jvmreuse.workloads.Main"));
+        command.addAll(List.of(args));
+        return Pool.exec(command, Map.of(), null, 300);
+    }
+
+    private static String slotLogs(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("slot-")).map(SbatchAcrossHostsTest::read)
+                    .collect(Collectors.joining());
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}
