@@ -49,7 +49,8 @@ import org.jvmreuse.shuffle.server.ShuffleManager;
  * the pool's MPI replaced by two message threads (one per process, as the pool's communication
  * threads are; each process's {@link ServicePort} a {@link TestPort}), and, for direct chunks and
  * lent files, the copy out of the server's process or the read of its file by one within this JVM
- * ({@link LoopbackPeers}). The MPI path itself is covered by the Hadoop integration tests.
+ * ({@link LoopbackPeers}). The pool's real port and transport, over an in-process MPI world, are
+ * {@link ShuffleOverMpiPortTest}'s; real MPI is covered by the Hadoop integration tests.
  */
 class SegmentStreamTest {
     private static final int SERVER_RANK = 0;
