@@ -21,7 +21,7 @@ import org.jvmreuse.pool.protocol.StartupInputs;
  * than the slot's, from which a new JVM derives them and its locale) is refused, and its client
  * starts a new JVM.
  */
-final class StartupSettings {
+final class StartupSettings implements RunStep {
     private static final List<String> ENCODINGS = List.of("file.encoding", "sun.jnu.encoding", "native.encoding",
             "stdout.encoding", "stderr.encoding", "sun.stdout.encoding", "sun.stderr.encoding");
     private static final Pattern SIZE = Pattern.compile("([0-9]{1,12})([kKmMgGtT]?)");
@@ -68,8 +68,10 @@ final class StartupSettings {
                 ResourceLimits.changes(inputs.limits()), inputs.umask(), stackSize(inputs.stackSize()));
     }
 
-    /** Sets the run's settings; {@link #restore} puts the umask and limits back, the JDK-wide state guard the rest. */
-    void apply(Plan plan) {
+    /** Sets the run's planned settings; {@link #restore} puts the umask and limits back, the JDK-wide state guard the rest. */
+    @Override
+    public void lend(RunStart run) {
+        Plan plan = run.startup;
         if (plan == null) {
             return;
         }
@@ -82,15 +84,15 @@ final class StartupSettings {
         limits.apply(plan.limits());
     }
 
-    /** Returns what could not be put back (empty if all was). */
-    List<String> restore() {
+    @Override
+    public String restore(RunEnd end) {
         if (slotUmask >= 0) {
             Native.umask(slotUmask);
             slotUmask = -1;
         }
         List<String> failed = new ArrayList<>();
         limits.restore().forEach(name -> failed.add("resource limit " + name));
-        return failed;
+        return failed.isEmpty() ? null : "run " + end.id() + " changed start-up settings that cannot be put back: " + failed;
     }
 
     private static boolean sameCharset(String given, String slot) {
