@@ -11,7 +11,7 @@ import org.jvmreuse.pool.os.Native;
  * it starts: the JDK keeps both in {@code ProcessEnvironment.theEnvironment}, filled once at JVM
  * start, which this swaps in place. (Native code calling getenv(3) still sees the slot's.)
  */
-final class EnvironmentSwitch {
+final class EnvironmentSwitch implements RunStep {
     private static final String PE = "java.lang.ProcessEnvironment";
 
     @SuppressWarnings("unchecked")
@@ -21,9 +21,10 @@ final class EnvironmentSwitch {
     private final Method value = JdkInternals.method(PE + "$Value", "valueOf", String.class);
     private final Map<Object, Object> slotEnvironment = new HashMap<>(live);
 
-    void apply(Map<String, String> environment) {
+    @Override
+    public void lend(RunStart run) {
         Map<Object, Object> converted = new HashMap<>();
-        environment.forEach((name, text) -> converted.put(variable(name), value(text)));
+        run.spec.environment().forEach((name, text) -> converted.put(variable(name), value(text)));
         replace(converted);
     }
 
@@ -50,8 +51,10 @@ final class EnvironmentSwitch {
         }
     }
 
-    void restore() {
+    @Override
+    public String restore(RunEnd end) {
         replace(slotEnvironment);
+        return null;
     }
 
     private void replace(Map<Object, Object> contents) {

@@ -51,6 +51,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private final MpiTransport transport;
     private final Doorbells doorbells;
     private final int managerRank;
+    private final RunReport report;
     private final long threadStopMillis;
     private final long rssMarginBytes;
     private final int warmupRuns;
@@ -81,6 +82,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
         this.transport = transport;
         this.doorbells = doorbells;
         this.managerRank = topology.managerRank();
+        this.report = new RunReport(transport, managerRank);
         this.threadStopMillis = options.threadStopMillis();
         this.rssMarginBytes = options.rssMarginBytes();
         this.spare = topology.isSpare(port.rank());
@@ -88,7 +90,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
 
     public void run() throws Exception {
         try {
-            context = new SlotContext(transport, managerRank, threadStopMillis, port);
+            context = new SlotContext(threadStopMillis, port);
             memory = new MemoryCheck();
             resident = new ResidentMemory(rssMarginBytes);
             ExitHook.install(context.exitTrap);
@@ -230,7 +232,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 RunSpec spec = new RunSpec(mainClass, classPath, shared, List.of(), Map.of(), environment,
                         cwd.toString(), devNull, StreamPath.unchecked(stdout), devNull, RunKind.TASK, List.of(),
                         List.of(), StartupInputs.SLOT);
-                TaskRun run = new TaskRun(-i, spec, context, false);
+                TaskRun run = new TaskRun(-i, spec, context, RunReport.NONE);
                 String problem = run.execute();
                 if (problem == null) {
                     problem = run.releaseNativeLibraries();
@@ -297,11 +299,10 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private void launch(long runId, byte[] payload) throws IOException {
         if (!accepted.isEmpty()) {
             PoolLog.get().warn("refusing run " + runId + ": run " + accepted.keySet() + " is still in this slot");
-            transport.send(managerRank, Tags.DONE, Wire.intFlagAndText(runId, 1, false,
-                    "the pool slot was still busy with another run"));
+            report.done(runId, 1, false, "the pool slot was still busy with another run");
             return;
         }
-        TaskRun run = new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, true);
+        TaskRun run = new TaskRun(runId, RunSpec.decode(Wire.body(payload)), context, report);
         accepted.put(runId, run);
         launches.add(run);
     }
@@ -320,8 +321,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
         if (run != null && !launches.remove(run)) {
             return; // the runner has it already and will answer
         }
-        transport.send(managerRank, Tags.DONE, Wire.intFlagAndText(runId, 1, false,
-                "the pool slot could not take this run: " + failure));
+        report.done(runId, 1, false, "the pool slot could not take this run: " + failure);
         if (!Faults.damaging(failure)) {
             transport.send(managerRank, Tags.FREE, Wire.ints(runId));
         }

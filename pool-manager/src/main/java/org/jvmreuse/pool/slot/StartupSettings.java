@@ -20,7 +20,7 @@ import org.jvmreuse.pool.protocol.StartupInputs;
  * a run whose encodings would differ from the slot's never gets here, the manager's admission
  * sends it to a new JVM.
  */
-final class StartupSettings {
+final class StartupSettings implements RunStep {
     private final SlotProfile profile;
     private final RunTimeZone timeZones;
     private final ResourceLimits limits = new ResourceLimits();
@@ -54,8 +54,10 @@ final class StartupSettings {
         }
     }
 
-    /** Sets the run's settings; {@link #restore} puts the umask and limits back, the JDK-wide state guard the rest. */
-    void apply(Plan plan) {
+    /** Sets the run's planned settings; {@link #restore} puts the umask and limits back, the JDK-wide state guard the rest. */
+    @Override
+    public void lend(RunStart run) {
+        Plan plan = run.startup;
         if (plan == null) {
             return;
         }
@@ -68,14 +70,14 @@ final class StartupSettings {
         limits.apply(plan.limits());
     }
 
-    /** Returns what could not be put back (empty if all was). */
-    List<String> restore() {
+    @Override
+    public String restore(RunEnd end) {
         if (slotUmask >= 0) {
             Native.umask(slotUmask);
             slotUmask = -1;
         }
         List<String> failed = new ArrayList<>();
         limits.restore().forEach(name -> failed.add("resource limit " + name));
-        return failed;
+        return failed.isEmpty() ? null : "run " + end.id() + " changed start-up settings that cannot be put back: " + failed;
     }
 }

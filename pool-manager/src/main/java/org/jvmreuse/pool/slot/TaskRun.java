@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,10 +16,7 @@ import org.jvmreuse.boot.TaskExit;
 import org.jvmreuse.pool.classpath.TaskClassLoader;
 import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.common.PoolThreads;
-import org.jvmreuse.pool.mpi.Tags;
-import org.jvmreuse.pool.mpi.Wire;
 import org.jvmreuse.pool.protocol.RunSpec;
-import org.jvmreuse.pool.slot.globals.GlobalStateGuard;
 
 /**
  * One program run in a slot, from a fresh class loader to the clean-up that makes the slot
@@ -59,19 +55,18 @@ final class TaskRun {
      * start a thread each.
      */
     private int signalledChildren;
-    private final boolean reported;
+    private final RunReport report;
+    /**
+     * The run's class loader from its start until the clean-up closes it; not held after that,
+     * so that it can be collected (and its native libraries unloaded).
+     */
+    private TaskClassLoader loader;
     /** The native libraries the run's loader loaded, unloaded before the slot takes another run. */
     private List<String> nativeLibraries = List.of();
-    /** The JDK-wide state before the run (after its shared library, whose state is the slot's). */
-    private GlobalStateGuard.Captured globals;
-    /** Time spent recording and putting back JDK-wide state, for the run's log line. */
-    private long guardNanos;
-    /** The run's -Xss, for its main thread (0: the JVM's default). */
-    private long mainStackSize;
 
-    /** {@code reported}: whether the manager hears of this run (false for the slot's warm-up runs). */
-    TaskRun(long id, RunSpec spec, SlotContext slot, boolean reported) {
-        this.reported = reported;
+    /** {@code report}: how the manager hears of this run ({@link RunReport#NONE} for the slot's warm-up runs). */
+    TaskRun(long id, RunSpec spec, SlotContext slot, RunReport report) {
+        this.report = report;
         this.id = id;
         this.spec = spec;
         this.slot = slot;
@@ -173,21 +168,34 @@ final class TaskRun {
         }
     }
 
-    /** Whether the run may start (not cancelled); if so, it has. */
-    private boolean markStarted() {
+    /** A step of the run's: it starts unless its client gave up waiting (then its loader is closed). */
+    private void enter(RunStart run) throws IOException {
         synchronized (lock) {
             if (!cancelled) {
                 started = true;
             }
-            return started;
         }
+        if (!started) {
+            run.loader.close();
+            throw new Refused("its client's start deadline passed before the run started");
+        }
+    }
+
+    /**
+     * A step of the run's, the last before its loader is handed over: the client relays stdin only
+     * after STARTED, so the slot must hold the FIFO open by now; and no code of the run's may go
+     * before MPI has it (the manager sends a run that never started, whose slot died, to a new JVM).
+     */
+    private void reportStarted(RunStart run) throws InterruptedException {
+        report.started(id);
+        loader = run.loader;
     }
 
     /** Runs the program and cleans up; returns null if the slot is clean, else why it is not. */
     String execute() throws InterruptedException {
         long t0 = System.nanoTime();
+        RunSteps steps = slot.runSteps(this::enter, this::reportStarted);
         SharedLoaders.SharedLibrary shared = null;
-        TaskClassLoader loader = null;
         List<Thread> stuck = List.of();
         String failure = null;
         int exitCode;
@@ -197,65 +205,39 @@ final class TaskRun {
             // Before the run's hooks are tracked: what a new shared library's hook classes
             // register while they initialise belongs to the slot.
             shared = slot.sharedLoaders.forEntries(spec.sharedClassPath());
-            long captureStart = System.nanoTime();
-            globals = slot.globals.capture();
-            guardNanos = System.nanoTime() - captureStart;
-            slot.shutdownHooks.markStart();
-            slot.streams.lend(spec.stdin(), spec.stdout(), spec.stderr());
-            slot.environment.apply(spec.environment());
-            slot.workingDirectory.enter(spec.cwd());
-            System.setProperties(slot.runProperties(runProperties()));
-            slot.tempDirectory.use(System.getProperty("java.io.tmpdir"));
-            StartupSettings.Plan startup = slot.startup.plan(spec, System.getProperties());
-            TaskClassLoader runLoader = runLoader(shared);
-            if (!markStarted()) {
-                runLoader.close();
-                throw new Refused("its client's start deadline passed before the run started");
-            }
-            slot.startup.apply(startup);
-            mainStackSize = startup == null ? 0 : startup.stackSize();
-            if (reported) {
-                // The client relays stdin only after this, so the slot must hold the FIFO open by now;
-                // and no code of the run's may go before MPI has it (the manager sends a run that
-                // never started, whose slot died, to a new JVM).
-                slot.transport.sendAndAwait(slot.managerRank, Tags.STARTED, Wire.ints(id));
-            }
-            loader = runLoader;
-            slot.systemLoader.lend(loader);
-            shared.hooks().beforeRun(loader, slot.environment::set);
+            RunStart start = new RunStart(spec, shared);
+            steps.lend(start);
             slot.exitTrap.setCurrent(this);
             t1 = System.nanoTime();
-            Thread main = startMain(loader);
+            Thread main = startMain(start.mainStackSize());
             exitCode = awaitEnd(main);
             t2 = System.nanoTime();
             awaitHooks(slot.shutdownHooks.start(hooksWanted()));
             slot.shutdownHooks.finishDeleteOnExit(hooksWanted());
-            stuck = endThreads(shared, loader);
+            stuck = endThreads(shared);
             exitCode = finalStatus();
         } catch (Refused e) {
             failure = e.getMessage();
             exitCode = 1;
-            stuck = endThreads(shared, loader);
+            stuck = endThreads(shared);
         } catch (IOException | RuntimeException e) {
             failure = "the pool could not start the program: " + e.getMessage();
             PoolLog.get().error("run " + id + " of " + spec.mainClass() + " could not be set up", e);
             exitCode = 1;
-            stuck = endThreads(shared, loader);
+            stuck = endThreads(shared);
         } finally {
             slot.owners.end();
             slot.exitTrap.setCurrent(null);
             restoreStreams();
         }
-        if (reported) {
-            slot.transport.send(slot.managerRank, Tags.DONE, Wire.intFlagAndText(id, exitCode, started,
-                    failure == null ? "" : failure));
-        }
+        report.done(id, exitCode, started, failure);
         long t3 = System.nanoTime();
         if (failure != null) {
             PoolLog.get().warn("run " + id + (started ? " ended with exit code 1: " : " did not start: ") + failure);
         }
-        String problem = cleanUp(shared, loader, stuck);
-        if (reported) {
+        String problem = cleanUp(steps, new RunEnd(id, shared, loader, hooksWanted()), stuck);
+        long guardNanos = slot.jdkWideState.takeNanos();
+        if (report.toManager()) {
             PoolLog.get().info(String.format("run %d (%s): %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms (JDK-wide state %.3f ms)",
                 id, spec.kind().wireName(), spec.mainClass(), exitCode, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
                 (System.nanoTime() - t3) / 1e6, guardNanos / 1e6));
@@ -263,21 +245,8 @@ final class TaskRun {
         return problem;
     }
 
-    /**
-     * The run's class loader, made before the run is reported started, with what the run's
-     * {@code --add-opens}/{@code --add-exports} ask for given to unnamed modules; a module or
-     * package this JVM lacks refuses the run (the client starts a new JVM, which names it).
-     */
-    private TaskClassLoader runLoader(SharedLoaders.SharedLibrary shared) throws IOException {
-        String unmet = slot.moduleAccess.grant(spec);
-        if (unmet != null) {
-            throw new Refused(unmet);
-        }
-        return RunClassPath.of(spec.classPath(), spec.sharedClassPath()).loader(shared);
-    }
-
     /** Ends the run's threads once its shared library had its say (beforeEnd; a failure there is logged). */
-    private List<Thread> endThreads(SharedLoaders.SharedLibrary shared, TaskClassLoader loader) throws InterruptedException {
+    private List<Thread> endThreads(SharedLoaders.SharedLibrary shared) throws InterruptedException {
         if (shared != null && loader != null) {
             try {
                 shared.hooks().beforeEnd(loader);
@@ -329,18 +298,9 @@ final class TaskRun {
         }
     }
 
-    private Map<String, String> runProperties() {
-        Map<String, String> properties = new HashMap<>();
-        properties.put("user.dir", spec.cwd());
-        properties.put("java.class.path", String.join(java.io.File.pathSeparator, spec.classPath()));
-        properties.put("sun.java.command", (spec.mainClass() + " " + String.join(" ", spec.args())).trim());
-        properties.put("java.library.path", slot.libraryPath.forRun(spec.environment().get("LD_LIBRARY_PATH")));
-        properties.putAll(spec.properties());
-        return properties;
-    }
-
-    private Thread startMain(ClassLoader loader) {
-        Thread main = new Thread(slot.taskGroup, () -> runMain(loader), "main", mainStackSize);
+    /** {@code stackSize}: the run's -Xss (0: the JVM's default). */
+    private Thread startMain(long stackSize) {
+        Thread main = new Thread(slot.taskGroup, () -> runMain(loader), "main", stackSize);
         main.setDaemon(false); // as in java; threads it starts inherit this
         main.setContextClassLoader(loader);
         slot.owners.begin(id, main); // and every thread started until the run ends
@@ -474,28 +434,13 @@ final class TaskRun {
         }
     }
 
-    /** After the client has its answer: everything the run changed goes back. */
-    private String cleanUp(SharedLoaders.SharedLibrary shared, TaskClassLoader loader, List<Thread> stuck) {
-        slot.systemLoader.restore();
-        String hookProblem = null;
-        if (loader != null) {
-            try {
-                shared.hooks().afterRun(loader, runHooks);
-            } catch (RuntimeException e) {
-                hookProblem = "run " + id + ": resetting shared library state failed: " + e.getMessage();
-                PoolLog.get().error(hookProblem, e);
-            }
-        }
-        List<String> startupLeft = slot.startup.restore();
-        slot.environment.restore();
-        slot.restoreGlobals();
-        long restoreStart = System.nanoTime();
-        List<String> unrestorable = new ArrayList<>(globals == null ? List.of() : globals.restore(loader));
-        List<String> stillOpen = slot.moduleAccess.takeBack(slot.sharedLoaders.unnamedModules());
-        if (!stillOpen.isEmpty()) {
-            unrestorable.add("module access given to unnamed modules: " + String.join(", ", stillOpen));
-        }
-        guardNanos += System.nanoTime() - restoreStart;
+    /**
+     * After the client has its answer: the run's steps are taken back, the slot returns to its
+     * working directory (if it cannot, it retires at once), and the run's loader and what it
+     * left running are let go.
+     */
+    private String cleanUp(RunSteps steps, RunEnd end, List<Thread> stuck) {
+        List<String> unrestorable = steps.restore(end);
         try {
             slot.workingDirectory.restore();
         } catch (IOException e) {
@@ -509,6 +454,7 @@ final class TaskRun {
             } catch (IOException e) {
                 PoolLog.get().warn("run " + id + ": closing its class loader: " + e);
             }
+            loader = null;
         }
         java.beans.Introspector.flushCaches();
         if (spec.environment().containsKey("CONTAINER_ID")) {
@@ -522,13 +468,7 @@ final class TaskRun {
         if (!stuck.isEmpty()) {
             return stuck.size() + " thread(s) of run " + id + " would not stop: " + stuck;
         }
-        if (!startupLeft.isEmpty()) {
-            return "run " + id + " changed start-up settings that cannot be put back: " + startupLeft;
-        }
-        if (!unrestorable.isEmpty()) {
-            return "run " + id + " changed JDK-wide state that cannot be put back: " + String.join("; ", unrestorable);
-        }
-        return hookProblem;
+        return unrestorable.isEmpty() ? null : String.join("; ", unrestorable);
     }
 
     /**
