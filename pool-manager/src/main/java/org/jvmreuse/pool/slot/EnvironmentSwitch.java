@@ -4,7 +4,6 @@ import java.lang.reflect.Method;
 import java.util.HashMap;
 import java.util.Map;
 import org.jvmreuse.pool.jdk.JdkInternals;
-import org.jvmreuse.pool.os.Native;
 
 /**
  * Gives a run its own environment as seen by {@code System.getenv} and inherited by processes
