@@ -92,7 +92,7 @@ jvmreuse_load_build() {
         _jvmreuse_log "ERROR: the pool is not built ($target/lib is missing): run job-scripts/setup.sh"
         return 1
     fi
-    POOL_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*.jar' ! -name '*-boot.jar' ! -name '*-launcher.jar' | head -n 1)
+    POOL_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*.jar' ! -name '*-boot.jar' ! -name '*-launcher.jar' ! -name '*-tests.jar' ! -name '*-sources.jar' | head -n 1)
     BOOT_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*-boot.jar' | head -n 1)
     LAUNCHER_JAR=$(find "$target" -maxdepth 1 -name 'pool-manager-*-launcher.jar' | head -n 1)
     ASM_JAR=$(find "$target/lib" -maxdepth 1 -name 'asm-*.jar' | head -n 1)
