@@ -46,4 +46,14 @@ public interface ServicePort {
 
     /** Same-host access to other pool processes' memory and files; empty where there is none (tests, an in-JVM loop). */
     Optional<LocalPeers> localPeers();
+
+    /**
+     * The host {@code rank} runs on, as that rank announced it at start-up (its
+     * {@code MPI_Get_processor_name} up to the first dot; this process's own for {@link #rank}), or
+     * "" where not known. Two ranks with different names are on different hosts: bytes between
+     * them go as MPI messages, never through {@link #localPeers}.
+     */
+    default String host(int rank) {
+        return "";
+    }
 }

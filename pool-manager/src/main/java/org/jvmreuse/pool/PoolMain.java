@@ -87,6 +87,7 @@ public final class PoolMain {
                 + ", pool " + topology.poolIndex() + ", MPI: " + transport.describe() + ", thread level "
                 + Mpi.threadLevelName(threadLevel) + ", Java " + Runtime.version());
         MpiServicePort port = new MpiServicePort(transport, rank);
+        port.setHosts(List.of(hosts));
         ManagerService service = topology.isManager(rank)
                 ? ManagerService.start(options.service(), port, topology.host(), topology.poolIndex()) : null;
         boolean leave = false;

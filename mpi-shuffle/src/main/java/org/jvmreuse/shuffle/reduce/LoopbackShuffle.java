@@ -165,6 +165,12 @@ public final class LoopbackShuffle<K, V> implements ShuffleConsumerPlugin<K, V> 
         public Optional<LocalPeers> localPeers() {
             return Optional.ofNullable(peers);
         }
+
+        /** Chunks over MPI play two hosts; lent files and direct chunks one. */
+        @Override
+        public String host(int rank) {
+            return way == 1 && rank == REDUCER_RANK ? "loop-other-host" : "loop-host";
+        }
     }
 
     @Override

@@ -46,6 +46,7 @@ final class MpiCopier<K, V> implements HostCopier {
     private final Counters.Counter mpiMaps;
     private final Counters.Counter mpiBytes;
     private final Counters.Counter lostServers;
+    private final PathCounters paths;
     /** The length of the segment copied last: how many chunks to ask for at once for the next. */
     private long lastSegmentLength;
     /** The next map output of the host being copied, already asked for. */
@@ -53,8 +54,9 @@ final class MpiCopier<K, V> implements HostCopier {
 
     MpiCopier(int id, SlotLink link, RankDirectory directory, MpiShuffleSettings settings, Messages.Read template,
               SecretKey secret, ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, ShuffleClientMetrics metrics,
-              Reporter reporter) {
+              Reporter reporter, PathCounters paths) {
         this.id = id;
+        this.paths = paths;
         this.link = link;
         this.directory = directory;
         this.settings = settings;
@@ -166,6 +168,7 @@ final class MpiCopier<K, V> implements HostCopier {
             metrics.successFetch();
             mpiMaps.increment(1);
             mpiBytes.increment(segment.segmentLength());
+            paths.record(segment.way(), link.sameHost(rank), segment.bytesByWay());
             return Outcome.COPIED;
         } catch (IOException e) {
             if (ServerLostException.in(e)) {

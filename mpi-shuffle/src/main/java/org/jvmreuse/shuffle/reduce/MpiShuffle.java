@@ -29,7 +29,9 @@ import org.jvmreuse.shuffle.protocol.Messages;
  * event fetcher, scheduler, {@code parallelcopies} fetcher threads and merge manager, except
  * that a fetcher takes map outputs over MPI from the Shuffle Manager of every node in the pool's
  * service directory; other nodes, and reducers that do not run in a pool slot, use HTTP.
- * Counters (group {@value MpiCopier#COUNTERS}): MPI_MAPS, MPI_BYTES, HTTP_MAPS, LOST_SHUFFLE_MANAGERS.
+ * Counters (group {@value MpiCopier#COUNTERS}): MPI_MAPS, MPI_BYTES, HTTP_MAPS, HTTP_BYTES,
+ * LOST_SHUFFLE_MANAGERS, and per way and host ({@link PathCounters}) e.g. LENT_FILE_BYTES_SAME_HOST,
+ * MPI_MESSAGE_BYTES_OTHER_HOST.
  */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionReporter {
@@ -47,6 +49,7 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
     private ShuffleSchedulerImpl<K, V> scheduler;
     private MergeManager<K, V> merger;
     private MpiShuffleSettings settings;
+    private PathCounters paths;
     private Throwable throwable;
     private String throwingThreadName;
     /** Where the fetchers find the slot's link: the attached one, or a warm-up's own. */
@@ -68,6 +71,7 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
         this.reporter = context.getReporter();
         this.settings = MpiShuffleSettings.of(jobConf);
         this.metrics = ShuffleParts.metrics(reduceId, jobConf);
+        this.paths = new PathCounters(reporter);
         this.scheduler = new ShuffleSchedulerImpl<>(jobConf, context.getStatus(), reduceId, this, context.getCopyPhase(),
                 context.getShuffledMapsCounter(), context.getReduceShuffleBytes(), context.getFailedShuffleCounter());
         this.merger = new MergeManagerImpl<>(reduceId, jobConf, context.getLocalFS(), context.getLocalDirAllocator(),
@@ -124,7 +128,7 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
         for (int i = 0; i < count; i++) {
             HostCopier copier = link == null || directory.size() == 0 ? null
                     : new MpiCopier<>(i + 1, link, directory, settings, template, context.getReduceTask().getShuffleSecret(),
-                            scheduler, merger, metrics, reporter);
+                            scheduler, merger, metrics, reporter, paths);
             Thread fetcher = ShuffleParts.fetcher(jobConf, reduceId, scheduler,
                     copier != null && settings.fetchDuringMerge() ? new FetchDuringMerge<>(merger) : merger, reporter, metrics,
                     this, context.getReduceTask().getShuffleSecret(), copier);
@@ -134,10 +138,14 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
         return fetchers;
     }
 
+    /** What did not come over MPI came over HTTP: maps and their bytes (as REDUCE_SHUFFLE_BYTES counts them). */
     private void recordHttpMaps() {
         long mpi = reporter.getCounter(MpiCopier.COUNTERS, "MPI_MAPS").getValue();
         long all = context.getShuffledMapsCounter().getValue();
         reporter.getCounter(MpiCopier.COUNTERS, "HTTP_MAPS").setValue(Math.max(0, all - mpi));
+        long mpiBytes = reporter.getCounter(MpiCopier.COUNTERS, "MPI_BYTES").getValue();
+        long allBytes = context.getReduceShuffleBytes().getValue();
+        reporter.getCounter(MpiCopier.COUNTERS, "HTTP_BYTES").setValue(Math.max(0, allBytes - mpiBytes));
     }
 
     private synchronized void rethrow(String message) throws IOException {

@@ -53,6 +53,16 @@ final class PortLink extends SlotLink {
     }
 
     @Override
+    boolean sameHost(int server) {
+        String mine = port.host(port.rank());
+        String theirs = port.host(server);
+        if (!mine.isEmpty() && !theirs.isEmpty()) {
+            return mine.equals(theirs);
+        }
+        return peers != null && peers.isLocal(server);
+    }
+
+    @Override
     boolean copiesFrom(int server) {
         return directChunks && peers != null && peers.isLocal(server);
     }

@@ -54,6 +54,11 @@ final class SegmentStream extends InputStream {
     private int file = -1;
     private long fileStart;
     private long filePosition;
+    /** Whether the segment came in a lent file, and whether any of its chunks was a direct one. */
+    private boolean fromFile;
+    private boolean sawDirect;
+    /** Bytes handed on, by {@link PathCounters.Way}. */
+    private final long[] bytesByWay = new long[PathCounters.Way.values().length];
 
     /**
      * Asks for the segment's first chunks and returns without waiting, so that a fetcher can
@@ -109,6 +114,7 @@ final class SegmentStream extends InputStream {
             segmentLength = lent.segmentLength();
             rawLength = lent.rawLength();
             fileStart = lent.address();
+            fromFile = true;
             return true;
         }
         direct = false;
@@ -125,6 +131,16 @@ final class SegmentStream extends InputStream {
 
     long rawLength() {
         return rawLength;
+    }
+
+    /** The way this segment came: a lent file, else direct copies if any chunk came so, else MPI messages. */
+    PathCounters.Way way() {
+        return fromFile ? PathCounters.Way.LENT_FILE : sawDirect ? PathCounters.Way.DIRECT_COPY : PathCounters.Way.MPI_MESSAGE;
+    }
+
+    /** The bytes handed on so far, by way ({@link PathCounters.Way#ordinal}). */
+    long[] bytesByWay() {
+        return bytesByWay.clone();
     }
 
     @Override
@@ -150,8 +166,11 @@ final class SegmentStream extends InputStream {
         int n = Math.min(length, chunk.bytesLength() - chunkPosition);
         if (chunk.direct()) {
             link.copyDirect(server, chunk, chunkPosition, into, offset, n);
+            sawDirect = true;
+            bytesByWay[PathCounters.Way.DIRECT_COPY.ordinal()] += n;
         } else {
             chunk.copy(chunkPosition, into, offset, n);
+            bytesByWay[PathCounters.Way.MPI_MESSAGE.ordinal()] += n;
         }
         chunkPosition += n;
         return n;
@@ -169,6 +188,7 @@ final class SegmentStream extends InputStream {
                     + " lent by MPI rank " + server + ": " + (read < 0 ? "errno " + -read : "the file ends there"));
         }
         filePosition += read;
+        bytesByWay[PathCounters.Way.LENT_FILE.ordinal()] += read;
         return read;
     }
 

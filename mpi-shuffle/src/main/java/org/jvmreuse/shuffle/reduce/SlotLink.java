@@ -89,7 +89,7 @@ public abstract class SlotLink {
 
     /** Whether chunks of {@code server} can be copied out of its process here (same host, allowed, offered by the port). */
     boolean canCopyDirect(int server) {
-        return copiesFrom(server) && !noDirect.contains(server);
+        return sameHost(server) && copiesFrom(server) && !noDirect.contains(server);
     }
 
     /**
@@ -112,7 +112,7 @@ public abstract class SlotLink {
 
     /** Whether segments of {@code server} can be read here from its lent files (same host, allowed, offered by the port). */
     boolean canTakeFiles(int server) {
-        return takesFilesFrom(server) && !noFiles.contains(server);
+        return sameHost(server) && takesFilesFrom(server) && !noFiles.contains(server);
     }
 
     /**
@@ -162,6 +162,14 @@ public abstract class SlotLink {
 
     /** Gives a received message's buffer back to the slot's MPI. */
     abstract void giveBack(ByteBuffer buffer);
+
+    /**
+     * Whether {@code server} runs on this host: the host names the two ranks announced at start-up
+     * are the same (where they are not known, whether the port offers same-host access to it).
+     * Lent files and direct copies are used only then, and the counters tell same-host bytes from
+     * the others by it ({@link PathCounters}).
+     */
+    abstract boolean sameHost(int server);
 
     /** Whether the port offers copies out of {@code server}'s memory (it is on this host). */
     abstract boolean copiesFrom(int server);

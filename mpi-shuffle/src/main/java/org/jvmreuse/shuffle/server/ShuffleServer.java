@@ -178,10 +178,14 @@ final class ShuffleServer {
 
     /**
      * Whether chunks and files can be lent to {@code rank} for it to copy or read itself: the port
-     * has same-host access and {@code rank} is a pool process on this host.
+     * has same-host access, {@code rank} is a pool process on this host, and it did not announce
+     * another host's name (hosts that share a kernel could still reach each other's processes).
      */
     private boolean local(int rank) {
-        return peers != null && peers.isLocal(rank);
+        String mine = port.host(port.rank());
+        String theirs = port.host(rank);
+        boolean otherHost = !mine.isEmpty() && !theirs.isEmpty() && !mine.equals(theirs);
+        return !otherHost && peers != null && peers.isLocal(rank);
     }
 
     /**

@@ -18,7 +18,8 @@ import org.jvmreuse.pool.os.PeerMemory;
 /**
  * A pool process's MPI as the services and libraries it hosts get it ({@link ServicePort}): its
  * rank, the service directory of the world, and {@link Tags#SERVICE} messages to and from any
- * rank, with same-host reads of other pool processes' memory and files ({@link LocalPeers}).
+ * rank, with same-host reads of other pool processes' memory and files ({@link LocalPeers}): of
+ * the ranks whose announced host name ({@link #host}) is this process's, those with a doorbell here.
  * Messages still travel through the process's one communication thread: receivers are called on
  * it and must not block.
  */
@@ -27,13 +28,15 @@ public final class MpiServicePort implements ServicePort {
     private final int rank;
     private final LocalPeers localPeers;
     private volatile List<String> directory = List.of();
+    /** Each world rank's host name, as gathered at start-up (empty: not known). */
+    private volatile List<String> hosts = List.of();
     private volatile BiConsumer<Integer, ByteBuffer> receiver;
     private volatile IntConsumer lost = rank -> { };
 
     public MpiServicePort(MpiTransport transport, int rank) {
         this.transport = transport;
         this.rank = rank;
-        this.localPeers = new HostPeers(transport);
+        this.localPeers = new HostPeers();
         transport.setServiceReceiver(this::deliver);
         transport.setServiceLost(peer -> lost.accept(peer));
     }
@@ -51,6 +54,24 @@ public final class MpiServicePort implements ServicePort {
     @Override
     public List<String> directory() {
         return directory;
+    }
+
+    /** Each world rank's short host name (MPI_Get_processor_name up to the first dot), indexed by rank. */
+    public void setHosts(List<String> hosts) {
+        this.hosts = List.copyOf(hosts);
+    }
+
+    @Override
+    public String host(int rank) {
+        List<String> known = hosts;
+        return rank >= 0 && rank < known.size() ? known.get(rank) : "";
+    }
+
+    /** False only if both host names are known and differ: then the two ranks are on different hosts. */
+    private boolean mayShareHost(int other) {
+        String mine = host(rank);
+        String theirs = host(other);
+        return mine.isEmpty() || theirs.isEmpty() || mine.equals(theirs);
     }
 
     @Override
@@ -119,8 +140,13 @@ public final class MpiServicePort implements ServicePort {
         }
     }
 
-    /** Other pool processes of this host, through the slot's JNI library. */
-    private record HostPeers(MpiTransport transport) implements LocalPeers {
+    /**
+     * Other pool processes of this host, through the slot's JNI library. A rank is local if it
+     * announced this host's name and has a doorbell here: a doorbell alone is not trusted, since
+     * separate hosts on one kernel (network namespaces, containers) can still read each other's
+     * memory and files, and a wrong "same host" would not fail by itself.
+     */
+    private final class HostPeers implements LocalPeers {
         @Override
         public long pid() {
             return ProcessHandle.current().pid();
@@ -128,7 +154,7 @@ public final class MpiServicePort implements ServicePort {
 
         @Override
         public boolean isLocal(int rank) {
-            return transport.isLocal(rank);
+            return mayShareHost(rank) && transport.isLocal(rank);
         }
 
         @Override

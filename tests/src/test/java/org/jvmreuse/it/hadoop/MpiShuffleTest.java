@@ -86,6 +86,21 @@ class MpiShuffleTest {
         assertEquals(c.get("Map-Reduce Framework/Reduce shuffle bytes"), c.get(COUNTERS + "MPI_BYTES"), "bytes: " + c);
     }
 
+    /**
+     * The MPI shuffle's counters per way and host: on this one host every segment came {@code way}
+     * and from the same host (all its bytes), none from another host.
+     */
+    private static void assertOneWay(Job job, String way, int segments) {
+        Map<String, Long> c = job.counters();
+        for (String w : List.of("LENT_FILE", "DIRECT_COPY", "MPI_MESSAGE")) {
+            assertEquals(w.equals(way) ? segments : 0L, c.getOrDefault(COUNTERS + w + "_SEGMENTS_SAME_HOST", -1L), w + ": " + c);
+            assertEquals(w.equals(way) ? c.get(COUNTERS + "MPI_BYTES") : 0L, c.getOrDefault(COUNTERS + w + "_BYTES_SAME_HOST", -1L),
+                    w + ": " + c);
+            assertEquals(0L, c.getOrDefault(COUNTERS + w + "_SEGMENTS_OTHER_HOST", -1L), w + ": " + c);
+            assertEquals(0L, c.getOrDefault(COUNTERS + w + "_BYTES_OTHER_HOST", -1L), w + ": " + c);
+        }
+        assertEquals(0L, c.getOrDefault(COUNTERS + "HTTP_BYTES", -1L), "bytes over HTTP: " + c);
+    }
 
     private static Path data(String name) {
         return cluster.dir.resolve("data").resolve(name);
@@ -165,6 +180,8 @@ class MpiShuffleTest {
             Job job = run("terasort", mode.getValue(), sort, data("teragen").toString(),
                     data("terasort-" + mode.getKey()).toString());
             assertAllOverMpi(job, 8, 3);
+            assertOneWay(job, mode.getKey().endsWith("-files") ? "LENT_FILE" : mode.getKey().endsWith("-mpi") ? "MPI_MESSAGE"
+                    : "DIRECT_COPY", 8 * 3);
             assertEquals(expected, JobOutput.digests(data("terasort-" + mode.getKey())), mode.getKey() + ": output differs");
             Map<Integer, Set<String>> after = servedByPool();
             Set<String> reducers = new java.util.HashSet<>();

@@ -26,7 +26,9 @@ import org.jvmreuse.it.slurm.SlurmTestbed;
  * -N3 on the Slurm testbed over the multi-host testbed's hosts (jvmreuse-slurm-testbed start
  * --hosts): ResourceManager on n1, one NodeManager per host listening on that host's address, one
  * pool per host (ranks of one mpirun across the hosts) that serves task runs; then the same job
- * the stock way. Both results match the in-memory reference.
+ * the stock way. Both results match the in-memory reference. The pool job's reducers use the MPI
+ * shuffle: its counters, read as a user does ({@code mapred job -status} in a post hook, while the
+ * cluster is up), show bytes between hosts only as MPI messages, and lent files within a host.
  */
 class SbatchAcrossHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
@@ -42,6 +44,16 @@ class SbatchAcrossHostsTest {
             "JVMREUSE_STOP_TIMEOUT", "5",
             "JVMREUSE_WORKLOAD", "pagerank");
     private static SlurmTestbed testbed;
+    private static final String MPI_SHUFFLE = "org.jvmreuse.shuffle.reduce.MpiShuffle";
+    private static final String GROUP = "org.jvmreuse.shuffle.MpiShuffle";
+    /** A post hook (cluster up, env.sh sourced): each job of the workload's, as {@code mapred job -status} shows it. */
+    private static final String JOB_STATUS_HOOK = """
+            #!/bin/bash
+            set -euo pipefail
+            grep -o 'job_[0-9]*_[0-9]*' "$JVMREUSE_OUTPUT_DIR/logs/workload.log" | sort -u | while read -r job; do
+                mapred job -status "$job" >"$JVMREUSE_OUTPUT_DIR/status-$job.txt" </dev/null
+            done
+            """;
 
     @BeforeAll
     static void startTestbeds() throws Exception {
@@ -65,9 +77,19 @@ class SbatchAcrossHostsTest {
 
     @Test
     void pageRankWithAPoolOnEveryHostMatchesTheReference() throws Exception {
-        long id = run(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "2"));
+        Path hook = testbed.jobs.resolve("job-status-hook.sh");
+        Files.writeString(hook, JOB_STATUS_HOOK);
+        assertTrue(hook.toFile().setExecutable(true));
+        long id = run(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "2",
+                "JVMREUSE_MAPRED_SITE_EXTRA", "mapreduce.job.reduce.shuffle.consumer.plugin.class=" + MPI_SHUFFLE
+                        + " jvmreuse.shuffle.mode=concurrent",
+                "JVMREUSE_POST_HOOK", hook.toString()));
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
         String out = testbed.outputText(id);
+        assertMpiShuffleCounters(dir);
+        // How long the workload and the post hook took (the job output's times).
+        out.lines().filter(l -> l.contains("PageRank:") || l.contains("post-job hook") || l.contains("stopping:")
+                || l.contains("verify-pagerank")).forEach(l -> System.out.println("SbatchAcrossHostsTest: " + l));
         assertTrue(out.contains("starting the pools (3 x 2 slots, heap"), "one pool per host: " + out);
         for (int i = 1; i <= 3; i++) {
             String node = "n" + i;
@@ -130,6 +152,77 @@ class SbatchAcrossHostsTest {
         }
         assertNoJobProcesses(id);
         return id;
+    }
+
+    /**
+     * The MPI shuffle counters of every PageRank job with reducers, from {@code mapred job -status}:
+     * between hosts no map output came in a lent file or a direct copy, in any job; the bytes
+     * (MPI, per way, and HTTP: a reducer that found no free slot runs in a JVM of its own, whose
+     * map outputs all come over HTTP) add up to the job's shuffle bytes; and over the jobs, map
+     * outputs came between hosts as MPI messages and within a host in lent files (the default on
+     * this kernel), none as MPI messages.
+     */
+    private static void assertMpiShuffleCounters(Path dir) throws IOException {
+        List<Path> statuses;
+        try (Stream<Path> files = Files.list(dir)) {
+            statuses = files.filter(p -> p.getFileName().toString().matches("status-job_\\d+_\\d+\\.txt")).sorted().toList();
+        }
+        Map<String, Long> sum = new LinkedHashMap<>();
+        int shuffled = 0;
+        for (Path status : statuses) {
+            String text = read(status);
+            if (text.contains("\nNumber of reduces: 0\n")) {
+                continue; // the map-only first step
+            }
+            shuffled++;
+            Map<String, Long> c = counters(text, GROUP);
+            String job = status.getFileName() + ": " + c;
+            System.out.println("SbatchAcrossHostsTest: " + job);
+            for (String way : List.of("LENT_FILE", "DIRECT_COPY")) {
+                assertEquals(0L, c.get(way + "_SEGMENTS_OTHER_HOST"), job);
+                assertEquals(0L, c.get(way + "_BYTES_OTHER_HOST"), job);
+            }
+            long segments = 0;
+            long bytes = 0;
+            for (String way : List.of("LENT_FILE", "DIRECT_COPY", "MPI_MESSAGE")) {
+                for (String where : List.of("SAME_HOST", "OTHER_HOST")) {
+                    segments += c.get(way + "_SEGMENTS_" + where);
+                    bytes += c.get(way + "_BYTES_" + where);
+                }
+            }
+            assertEquals(c.get("MPI_MAPS"), segments, job);
+            assertEquals(c.get("MPI_BYTES"), bytes, job);
+            assertEquals(counters(text, "Map-Reduce Framework").get("Reduce shuffle bytes"),
+                    c.get("MPI_BYTES") + c.get("HTTP_BYTES"), job);
+            c.forEach((name, value) -> sum.merge(name, value, Long::sum));
+        }
+        assertTrue(shuffled >= 2, "mapred job -status of every PageRank job with reducers: " + statuses);
+        System.out.println("SbatchAcrossHostsTest: MPI shuffle counters of " + shuffled + " jobs, summed: " + sum);
+        assertTrue(sum.get("MPI_MESSAGE_BYTES_OTHER_HOST") > 0, "map outputs came between hosts as MPI messages: " + sum);
+        assertTrue(sum.get("LENT_FILE_BYTES_SAME_HOST") > 0, "same-host map outputs came in lent files: " + sum);
+        assertEquals(0L, sum.get("MPI_MESSAGE_SEGMENTS_SAME_HOST"), "no same-host map output came as MPI messages: " + sum);
+    }
+
+    /** The counters of {@code group} in {@code mapred job -status} output (every one must be there: a missing one fails). */
+    private static Map<String, Long> counters(String status, String group) {
+        Map<String, Long> counters = new java.util.HashMap<>() {
+            @Override
+            public Long get(Object name) {
+                Long value = super.get(name);
+                assertTrue(value != null, "no counter " + name + " in " + group + ": " + status);
+                return value;
+            }
+        };
+        boolean in = false;
+        for (String line : status.lines().toList()) {
+            if (line.startsWith("\t\t") && in) {
+                int eq = line.lastIndexOf('=');
+                counters.put(line.substring(2, eq), Long.parseLong(line.substring(eq + 1).trim()));
+            } else {
+                in = line.equals("\t" + group);
+            }
+        }
+        return counters;
     }
 
     /** The job's socket dir, on each host's own /tmp, is gone everywhere. */
