@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.codehaus.jackson.JsonNode;
 import org.codehaus.jackson.map.ObjectMapper;
 
@@ -240,6 +241,19 @@ public final class Pool implements AutoCloseable {
         public String toString() {
             return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
         }
+    }
+
+    /** Runs the workloads' command line tool ({@code org.jvmreuse.workloads.Main}) with {@code args}, in a new JVM. */
+    public static Result workloads(String... args) throws Exception {
+        Path jar;
+        try (Stream<Path> s = Files.list(REPO.resolve("workloads/target"))) {
+            jar = s.filter(p -> p.getFileName().toString().matches("workloads-.*\\.jar")
+                    && !p.getFileName().toString().contains("sources")).findFirst().orElseThrow();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", jar + ":" + REPO.resolve("workloads/target/lib") + "/*", "org.jvmreuse.workloads.Main"));
+        command.addAll(List.of(args));
+        return exec(command, Map.of(), null, 300);
     }
 
     public static Result exec(List<String> command, Map<String, String> env, Path cwd, long timeoutSeconds) throws Exception {

@@ -321,18 +321,6 @@ class SegmentStreamTest {
         return LoopbackPeers.openDescriptors();
     }
 
-    /** Waits (up to 5 s) until no part of {@code file} is mapped in this process any more; the mappings left. */
-    private static List<String> mappingsOf(Path file) throws Exception {
-        List<String> left = List.of();
-        for (long deadline = System.nanoTime() + 5_000_000_000L; System.nanoTime() < deadline; Thread.sleep(10)) {
-            left = Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(line -> line.endsWith(file.toString())).toList();
-            if (left.isEmpty()) {
-                break;
-            }
-        }
-        return left;
-    }
-
     private static byte[] readAll(SegmentStream stream) throws IOException {
         byte[] all = stream.readAllBytes();
         assertEquals(-1, stream.read());
@@ -461,7 +449,7 @@ class SegmentStreamTest {
         }
         awaitRepliesInFlight();
         assertEquals(Set.of(), taken, "every header buffer is given back");
-        assertEquals(List.of(), mappingsOf(files.data), "every lent chunk is unmapped");
+        assertEquals(List.of(), Mappings.of(files.data), "every lent chunk is unmapped");
     }
 
     /** {@code read} with byte 50 of every read of over 100 bytes flipped while {@code damage} is set. */
@@ -506,7 +494,7 @@ class SegmentStreamTest {
     void aDirectChunkDamagedInItsCopyFailsTheIFileChecksum() throws Exception {
         AtomicBoolean damage = new AtomicBoolean();
         peerRead = damaging(PEERS::peerRead, damage);
-        assertEquals(List.of(), mappingsOf(readDamaged(14, damage).data));
+        assertEquals(List.of(), Mappings.of(readDamaged(14, damage).data));
     }
 
     /**
@@ -532,7 +520,7 @@ class SegmentStreamTest {
         }
         awaitRepliesInFlight();
         assertEquals(Set.of(), taken);
-        assertEquals(List.of(), mappingsOf(files.data));
+        assertEquals(List.of(), Mappings.of(files.data));
     }
 
     /**
@@ -572,7 +560,7 @@ class SegmentStreamTest {
         awaitRepliesInFlight();
         assertEquals(Set.of(), taken, "every header buffer is given back");
         assertEquals(0, openDescriptors(), "the server's and the reducer's descriptors are closed");
-        assertEquals(List.of(), mappingsOf(files.data), "nothing was mapped");
+        assertEquals(List.of(), Mappings.of(files.data), "nothing was mapped");
     }
 
     /** A lent file's bytes damaged in their read fail the IFile checksum, as a chunk damaged over MPI does. */

@@ -320,18 +320,6 @@ class ShuffleOverMpiPortTest {
         return left;
     }
 
-    /** Waits (up to 5 s) until no part of {@code file} is mapped in this process; the mappings left. */
-    private static List<String> mappingsOf(Path file) throws Exception {
-        List<String> left = List.of();
-        for (long deadline = System.nanoTime() + 5_000_000_000L; System.nanoTime() < deadline; Thread.sleep(10)) {
-            left = Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(line -> line.endsWith(file.toString())).toList();
-            if (left.isEmpty()) {
-                break;
-            }
-        }
-        return left;
-    }
-
     /**
      * Between hosts every byte travels in MPI messages: the link offers neither direct chunks nor
      * lent files, and reads that ask for them anyway get DATA replies with the bytes, in both
@@ -368,7 +356,7 @@ class ShuffleOverMpiPortTest {
                 || s.count == Messages.Data.DIRECT_HEADER && s.first == Messages.DIRECT).toList(),
                 "nothing lent to a rank on another host");
         assertTrue(sent.stream().anyMatch(s -> s.count == CHUNK), "whole chunks went as messages");
-        assertEquals(List.of(), mappingsOf(world.files.data), "every chunk is unmapped once MPI has sent it");
+        assertEquals(List.of(), Mappings.of(world.files.data), "every chunk is unmapped once MPI has sent it");
     }
 
     /**
@@ -418,7 +406,7 @@ class ShuffleOverMpiPortTest {
         assertEquals(chunks, sent.stream().filter(s -> s.first == Messages.DIRECT && s.count == Messages.Data.DIRECT_HEADER)
                 .count(), "one DIRECT reply per chunk");
         assertTrue(sent.stream().allMatch(s -> s.count <= Messages.Data.DIRECT_HEADER), "no bytes over MPI: " + sent);
-        assertEquals(List.of(), mappingsOf(world.files.data), "every direct chunk is unmapped once released");
+        assertEquals(List.of(), Mappings.of(world.files.data), "every direct chunk is unmapped once released");
     }
 
     /**

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,7 +132,7 @@ class SbatchAcrossHostsTest {
         assertTrue(out.contains("verify-pagerank passed"), out);
         assertTrue(out.contains("stopped everything"), out);
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
-        Result verify = workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),
+        Result verify = Pool.workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),
                 "--output", dir.resolve("data/pagerank").toString());
         assertEquals(0, verify.code(), "verify-pagerank: " + verify);
 
@@ -242,18 +241,6 @@ class SbatchAcrossHostsTest {
             left = testbed.jobProcesses(id);
         }
         assertTrue(left.isEmpty(), "processes of job " + id + " left:" + SlurmTestbed.describe(left));
-    }
-
-    private static Result workloads(String... args) throws Exception {
-        Path jar;
-        try (Stream<Path> s = Files.list(Pool.REPO.resolve("workloads/target"))) {
-            jar = s.filter(p -> p.getFileName().toString().matches("workloads-.*\\.jar")
-                    && !p.getFileName().toString().contains("sources")).findFirst().orElseThrow();
-        }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", jar + ":" + Pool.REPO.resolve("workloads/target/lib") + "/*", "org.jvmreuse.workloads.Main"));
-        command.addAll(List.of(args));
-        return Pool.exec(command, Map.of(), null, 300);
     }
 
     private static String slotLogs(Path dir) throws IOException {

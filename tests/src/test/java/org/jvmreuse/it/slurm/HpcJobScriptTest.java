@@ -92,7 +92,7 @@ class HpcJobScriptTest {
         assertTrue(out.contains("verify-pagerank passed"), out);
 
         // Our own check against the reference, independent of the script's.
-        Result verify = workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),
+        Result verify = Pool.workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),
                 "--output", dir.resolve("data/pagerank").toString());
         assertEquals(0, verify.code(), "verify-pagerank: " + verify);
 
@@ -160,7 +160,7 @@ class HpcJobScriptTest {
         assertEquals("COMPLETED", testbed.state(id), out);
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
         assertTrue(out.contains("verify-kmeans passed"), out);
-        Result verify = workloads("verify-kmeans", "--input", dir.resolve("data/points").toString(),
+        Result verify = Pool.workloads("verify-kmeans", "--input", dir.resolve("data/points").toString(),
                 "--output", dir.resolve("data/kmeans").toString());
         assertEquals(0, verify.code(), "verify-kmeans: " + verify);
         assertTimingsAndPicture(dir, "kmeans");
@@ -442,18 +442,6 @@ class HpcJobScriptTest {
     /** Submits a job script file (its #SBATCH lines apply) on {@code nodes} nodes with {@code env}. */
     private static long submitFile(Path file, int nodes, Map<String, String> env) throws Exception {
         return testbed.submit(Files.readString(file), "-N", Integer.toString(nodes), export(env));
-    }
-
-    private static Result workloads(String... args) throws Exception {
-        Path jar;
-        try (Stream<Path> s = Files.list(Pool.REPO.resolve("workloads/target"))) {
-            jar = s.filter(p -> p.getFileName().toString().matches("workloads-.*\\.jar")
-                    && !p.getFileName().toString().contains("sources")).findFirst().orElseThrow();
-        }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", jar + ":" + Pool.REPO.resolve("workloads/target/lib") + "/*", "org.jvmreuse.workloads.Main"));
-        command.addAll(List.of(args));
-        return Pool.exec(command, Map.of(), null, 300);
     }
 
     private static void assertTimingsAndPicture(Path dir, String label) throws IOException {
