@@ -49,8 +49,8 @@ final class SlotContext {
                 run -> shutdownHooks.markStart(), // the run's hooks run when it ends, as at a JVM's exit (TaskRun)
                 // Put back before the run's answer (TaskRun), so that the client has all its output by then.
                 run -> streams.lend(run.spec.stdin(), run.spec.stdout(), run.spec.stderr()),
-                environment, // put back after the properties (until now just before them: neither reads the other)
-                // Put back after the JDK-wide state (TaskRun): the run's code its put-back calls (a handler's
+                environment, // put back after the properties (neither reads the other)
+                // Put back after the JDK-wide state (TaskRun): the run's code that its put-back calls (a handler's
                 // close) sees the run's directory.
                 run -> workingDirectory.enter(run.spec.cwd()),
                 properties,
