@@ -64,6 +64,7 @@
 #define WIRE_PID "pid"
 #define WIRE_CODE "code"
 #define WIRE_REUSE "reuse"
+#define WIRE_IGNORED "ignored"
 #define WIRE_KEY "key"                  /* a doorbell's key */
 
 #endif

@@ -52,6 +52,9 @@ static void handle_run_reply(const struct frame *f, const struct run_opts *o, bo
             say("all slots are busy; queued at position %s", frame_get(f, WIRE_POSITION, "?"));
     } else if (frame_is(f, WIRE_STARTED)) {
         *started = true;
+        size_t pos = 0;
+        for (const char *option; verbose && (option = frame_next(f, WIRE_IGNORED, &pos)) != NULL;)
+            say("ignoring %s: the pool's JVMs were started with their own options", option);
         if (verbose)
             say("running in slot %s (rank %s, pid %s)", frame_get(f, WIRE_SLOT, "?"),
                 frame_get(f, WIRE_RANK, "?"), frame_get(f, WIRE_PID, "?"));

@@ -53,12 +53,14 @@ class FallbackTest {
             assertEquals(5, option.code(), option.toString());
             assertTrue(option.err().contains("-ea"), option.err());
 
-            Pool.Result opened = client(pool.socket, "run", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            Pool.Result opened = client(pool.socket, "run", "-Xmx64m", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
                     "--add-opens=java.base/java.util.zip=ALL-UNNAMED", "-cp", Pool.PROGRAMS,
                     "org.jvmreuse.it.programs.OpenField", "java.lang.String", "value");
             assertEquals(0, opened.code(), opened.toString());
             assertEquals("opened java.lang.String.value\n", opened.out());
             assertTrue(opened.err().contains("running in slot 0"), opened.err());
+            assertTrue(opened.err().contains("ignoring -Xmx64m: the pool's JVMs were started with their own options"),
+                    opened.err());
 
             Pool.Result otherTarget = client(pool.socket, "run", "--add-opens", "java.base/java.lang=java.sql", "-cp",
                     Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "6");

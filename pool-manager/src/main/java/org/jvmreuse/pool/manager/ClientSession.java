@@ -223,8 +223,12 @@ final class ClientSession {
         send(new Frame(ControlWire.QUEUED).add(ControlWire.POSITION, position), false);
     }
 
-    void started(int slot, int rank, long pid, boolean reuse) {
-        send(new Frame(ControlWire.STARTED).add(ControlWire.SLOT, slot).add(ControlWire.RANK, rank).add(ControlWire.PID, pid).add(ControlWire.REUSE, reuse ? 1 : 0), false);
+    /** {@code ignored}: the run's JVM options fixed when the pool started, which the client names with -v. */
+    void started(int slot, int rank, long pid, boolean reuse, List<String> ignored) {
+        Frame frame = new Frame(ControlWire.STARTED).add(ControlWire.SLOT, slot).add(ControlWire.RANK, rank)
+                .add(ControlWire.PID, pid).add(ControlWire.REUSE, reuse ? 1 : 0);
+        ignored.forEach(option -> frame.add(ControlWire.IGNORED, option));
+        send(frame, false);
     }
 
     void exit(int code, String message) {

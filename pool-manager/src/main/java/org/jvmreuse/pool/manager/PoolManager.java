@@ -349,7 +349,7 @@ public final class PoolManager implements MpiTransport.Handler {
                 if (run != null && !run.started) {
                     run.started = true;
                     status.started(System.nanoTime() - run.receivedNanos);
-                    run.client.started(run.slot, source, slots.pid(run.slot), run.reuse);
+                    run.client.started(run.slot, source, slots.pid(run.slot), run.reuse, run.command.fixedOptions());
                 }
             }
             case Tags.DONE -> {

@@ -68,6 +68,8 @@ public final class ControlWire {
     public static final String PID = "pid";
     public static final String CODE = "code";
     public static final String REUSE = "reuse";
+    /** In {@code started}: a JVM option the run gave that the pool's JVMs were started without (-Xmx and the like). */
+    public static final String IGNORED = "ignored";
     /** A doorbell's key. */
     public static final String KEY = "key";
 
