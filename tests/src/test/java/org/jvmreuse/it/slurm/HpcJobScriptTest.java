@@ -458,12 +458,7 @@ class HpcJobScriptTest {
 
     /** No live process of the job (zombies excluded) within a few seconds of its end. */
     private static void assertNoJobProcesses(long id) throws InterruptedException {
-        long until = System.currentTimeMillis() + 15_000;
-        List<Long> left = testbed.jobProcesses(id);
-        while (!left.isEmpty() && System.currentTimeMillis() < until) {
-            Thread.sleep(250);
-            left = testbed.jobProcesses(id);
-        }
+        List<Long> left = testbed.jobProcessesAfter(id, 15_000);
         assertTrue(left.isEmpty(), "processes of job " + id + " left:" + SlurmTestbed.describe(left));
     }
 

@@ -241,6 +241,17 @@ public final class SlurmTestbed implements AutoCloseable {
         return cmdline.contains(d + "/") || cmdline.endsWith(d) || cmdline.contains(d + " ");
     }
 
+    /** Live processes of job {@code id} once none is left or {@code waitMillis} have passed. */
+    public List<Long> jobProcessesAfter(long id, long waitMillis) throws InterruptedException {
+        long until = System.currentTimeMillis() + waitMillis;
+        List<Long> left = jobProcesses(id);
+        while (!left.isEmpty() && System.currentTimeMillis() < until) {
+            Thread.sleep(250);
+            left = jobProcesses(id);
+        }
+        return left;
+    }
+
     /** The processes in {@code pids} with their command lines, for failure messages. */
     public static String describe(List<Long> pids) {
         StringBuilder s = new StringBuilder();
