@@ -28,14 +28,6 @@ public final class Wire {
         });
     }
 
-    public static byte[] longAndText(long runId, long value, String text) {
-        return build(out -> {
-            out.writeLong(runId);
-            out.writeLong(value);
-            out.writeUTF(text);
-        });
-    }
-
     public static byte[] longAndBytes(long runId, long value, byte[] body) {
         return build(out -> {
             out.writeLong(runId);

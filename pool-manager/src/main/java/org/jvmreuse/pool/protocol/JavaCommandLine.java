@@ -36,6 +36,8 @@ public record JavaCommandLine(String classPath, Map<String, String> properties, 
         private String stackSize = "";
         private String mainClass = "";
         private List<String> args = List.of();
+        /** Why an --add-opens/--add-exports only a new JVM can take, when {@link #moduleOption} says -1. */
+        private String moduleProblem;
 
         Reader(List<String> words) {
             this.words = words;
@@ -94,8 +96,6 @@ public record JavaCommandLine(String classPath, Map<String, String> properties, 
             }
             return word.equals("-server") || word.equals("-client");
         }
-
-        private String moduleProblem;
 
         /**
          * {@code --add-opens}/{@code --add-exports VALUE} (or {@code =VALUE}) at {@code i}: how many

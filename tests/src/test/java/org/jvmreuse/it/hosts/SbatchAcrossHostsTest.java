@@ -33,15 +33,6 @@ class SbatchAcrossHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
     private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
     private static final List<String> NODES = List.of("n1", "n2", "n3");
-    /** Small settings for a 2-vCPU machine, as HpcJobScriptTest's. */
-    private static final Map<String, String> SMALL = Map.of(
-            "JVMREUSE_HOME", Pool.REPO.toString(),
-            "JVMREUSE_SLOTS", "2",
-            "JVMREUSE_SLOT_HEAP", "384m",
-            "JVMREUSE_DAEMON_HEAP", "512m",
-            "JVMREUSE_WARMUP_MAIN", "none",
-            "JVMREUSE_STOP_TIMEOUT", "5",
-            "JVMREUSE_WORKLOAD", "pagerank");
     private static SlurmTestbed testbed;
     private static final String MPI_SHUFFLE = "org.jvmreuse.shuffle.reduce.MpiShuffle";
     private static final String GROUP = "org.jvmreuse.shuffle.MpiShuffle";
@@ -119,7 +110,8 @@ class SbatchAcrossHostsTest {
      * which address each NodeManager listened on. Returns the job id.
      */
     private static long run(Map<String, String> more) throws Exception {
-        Map<String, String> env = new LinkedHashMap<>(SMALL);
+        Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
+        env.put("JVMREUSE_WORKLOAD", "pagerank");
         env.putAll(more);
         String export = "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
         long id = testbed.submit(Files.readString(SBATCH), "-N", "3", export);

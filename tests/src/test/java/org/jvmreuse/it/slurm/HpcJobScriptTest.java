@@ -37,14 +37,6 @@ class HpcJobScriptTest {
     private static final Path TERASORT = Pool.REPO.resolve("job-scripts/sbatch/terasort-compare.sbatch");
     private static final Path PJSUB = Pool.REPO.resolve("job-scripts/pjsub/jvmreuse-hadoop.pjsub");
     private static final Path LIB = Pool.REPO.resolve("job-scripts/lib/hpc-job.sh");
-    /** Small settings for a 2-vCPU machine: 2 slots per node, small heaps, no slot warm-up program. */
-    private static final Map<String, String> SMALL = Map.of(
-            "JVMREUSE_HOME", Pool.REPO.toString(),
-            "JVMREUSE_SLOTS", "2",
-            "JVMREUSE_SLOT_HEAP", "384m",
-            "JVMREUSE_DAEMON_HEAP", "512m",
-            "JVMREUSE_WARMUP_MAIN", "none",
-            "JVMREUSE_STOP_TIMEOUT", "5");
     /** Interactive mode's job time limit (s): start-up plus the other shell's check fit before its margin. */
     private static final int INTERACTIVE_WALLTIME = 140;
     private static SlurmTestbed testbed;
@@ -423,7 +415,7 @@ class HpcJobScriptTest {
     // ---------------------------------------------------------------------------------------
 
     private static Map<String, String> settings(Map<String, String> more) {
-        Map<String, String> env = new LinkedHashMap<>(SMALL);
+        Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
         env.putAll(more);
         return env;
     }
