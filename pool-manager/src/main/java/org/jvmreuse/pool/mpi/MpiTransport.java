@@ -131,6 +131,11 @@ public final class MpiTransport {
     private int rung;
     /** Empty probes since the last ring while a message rung for was awaited. */
     private int rungProbes;
+    /**
+     * Whether this round of the loop has taken a message, a send or a peer's end into its hands
+     * (comm thread only). A fault before that left nothing half done.
+     */
+    private boolean handling;
 
     public MpiTransport(Mpi mpi, Doorbells doorbells) {
         this(mpi, doorbells, STOP_DRAIN_MILLIS);
@@ -294,12 +299,13 @@ public final class MpiTransport {
         long lastTraffic = System.nanoTime();
         while (running || !outbox.isEmpty() || (!inFlight.isEmpty() && System.nanoTime() - stoppedAt < stopDrainNanos)) {
             try {
+                handling = false;
                 lastTraffic = step(handler, lastTraffic);
             } catch (Throwable fault) {
                 // Leaving the loop would end this rank with everything it serves.
                 Faults.caught(fault);
                 logFault(fault);
-                if (Faults.damaging(fault)) {
+                if (Faults.damaging(fault) && !outOfMemoryWhileIdle(fault)) {
                     report(handler, fault);
                 }
                 LockSupport.parkNanos(FAULT_PAUSE_NANOS);
@@ -310,6 +316,19 @@ public final class MpiTransport {
                     + " did not complete within " + TimeUnit.NANOSECONDS.toMillis(stopDrainNanos)
                     + " ms of the stop; left to MPI (their peers are gone or stuck)");
         }
+    }
+
+    /**
+     * An allocation of the idle loop (a probe, a wait) that failed because a run filled the heap
+     * changed nothing here: the loop goes on, and whether the heap is still full is the slot's
+     * after-run check to judge, as for any run.
+     */
+    private boolean outOfMemoryWhileIdle(Throwable fault) {
+        if (handling || !(fault instanceof OutOfMemoryError)) {
+            return false;
+        }
+        PoolLog.get().warn("the communication loop ran out of memory while idle; nothing was in hand, so nothing was lost");
+        return true;
     }
 
     private List<Integer> destinations() {
@@ -323,6 +342,7 @@ public final class MpiTransport {
      * messages it rang for, and the manager must know whether a run reached STARTED.
      */
     private void peerLost(Handler handler, int rank) {
+        handling = true;
         while (receive(handler, rank)) {
             // each message the peer left, in the order it sent them
         }
@@ -404,6 +424,7 @@ public final class MpiTransport {
     private boolean startSends() {
         boolean any = false;
         for (Outgoing out; (out = outbox.poll()) != null; any = true) {
+            handling = true;
             ByteBuffer buffer = out.payload;
             boolean service = out.tag == Tags.SERVICE;
             inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer, null,
@@ -432,6 +453,7 @@ public final class MpiTransport {
         int before = inFlight.size();
         for (int i = inFlight.size() - 1; i >= 0; i--) {
             if (inFlight.get(i).request.test()) {
+                handling = true;
                 InFlight sent = inFlight.remove(i);
                 if (sent.service) {
                     unreserve(sent.dest);
@@ -459,6 +481,7 @@ public final class MpiTransport {
         if (envelope == null) {
             return false;
         }
+        handling = true;
         // Received in place into a reused direct buffer: service messages (shuffle data) are
         // handed on as they are, the pool's own small ones are copied out.
         ByteBuffer message = buffers.take(envelope.count());
