@@ -32,10 +32,15 @@ import org.jvmreuse.it.slurm.SlurmTestbed;
 class SbatchAcrossHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
     private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
+    private static final Path TERASORT = Pool.REPO.resolve("job-scripts/sbatch/terasort-compare.sbatch");
     private static final List<String> NODES = List.of("n1", "n2", "n3");
     private static SlurmTestbed testbed;
     private static final String MPI_SHUFFLE = "org.jvmreuse.shuffle.reduce.MpiShuffle";
     private static final String GROUP = "org.jvmreuse.shuffle.MpiShuffle";
+    /** A pool JVM, manager or slot: the launcher's agent is in its command line. */
+    private static final Pattern POOL_JVM = Pattern.compile(".*-javaagent:\\S*pool-manager-\\S*-launcher\\.jar.*");
+    /** The pool client of a MapReduce task's container. */
+    private static final Pattern TASK_CLIENT = Pattern.compile("\\S*jvmreuse --socket=\\S+ run .*--kind=task .*org\\.apache\\.hadoop\\.mapred\\.YarnChild .*");
     /** A post hook (cluster up, env.sh sourced): each job of the workload's, as {@code mapred job -status} shows it. */
     private static final String JOB_STATUS_HOOK = """
             #!/bin/bash
@@ -87,7 +92,7 @@ class SbatchAcrossHostsTest {
             assertTrue(read(dir.resolve("run/nodes/" + node + "/pool.state")).startsWith("serving"), "pool of " + node + " did not serve");
             String manager = read(logs.resolve("manager-" + (i - 1) + ".log"));
             assertTrue(manager.contains(" on " + node + ", pool " + (i - 1)), "pool " + (i - 1) + " is not on " + node + ": " + manager);
-            long runs = Pattern.compile(" run \\d+ \\(task\\)").matcher(slotLogs(logs)).results().count();
+            long runs = taskRuns(dir, node);
             assertTrue(runs >= 1, "the pool on " + node + " served no task run");
             assertTrue(read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log")).contains("task handed to the JVM pool at"), node);
             // On a host other than the master's the agent stops its pool and removes its socket dir.
@@ -105,28 +110,178 @@ class SbatchAcrossHostsTest {
     }
 
     /**
-     * Submits the job script on all three hosts with {@code more} settings and checks what both modes
-     * share: success, the verified result (the script's check and our own), where everything ran and
-     * which address each NodeManager listened on. Returns the job id.
+     * terasort-compare.sbatch -N3 with a pool on every host: TeraSort with HTTP, then with the MPI
+     * shuffle, each validated; the two outputs are the same bytes, and the MPI one's map outputs
+     * came between hosts as MPI messages (its counters, as the job client printed them).
+     */
+    @Test
+    void teraSortAcrossTheHostsWritesTheSameBytesWithTheMpiShuffleAsWithHttp() throws Exception {
+        long id = submit(TERASORT, Map.of("JVMREUSE_POOL", "1", "JVMREUSE_TERASORT_ROWS", "30000"));
+        Path data = testbed.jobs.resolve("jvmreuse-" + id + "/data");
+        List<Path> http = parts(data.resolve("tera-out-http"));
+        List<Path> mpi = parts(data.resolve("tera-out-mpi"));
+        assertEquals(3, http.size(), "one part per reducer (one per host): " + http);
+        assertEquals(http.stream().map(p -> p.getFileName().toString()).toList(),
+                mpi.stream().map(p -> p.getFileName().toString()).toList());
+        long bytes = 0;
+        for (int i = 0; i < http.size(); i++) {
+            assertEquals(-1L, Files.mismatch(http.get(i), mpi.get(i)), http.get(i) + " and " + mpi.get(i) + " differ");
+            bytes += Files.size(http.get(i));
+        }
+        assertEquals(30000L * 100, bytes, "TeraSort's 100-byte rows, all of them");
+        String log = read(testbed.jobs.resolve("jvmreuse-" + id + "/logs/terasort-mpi.log"));
+        System.out.println("SbatchAcrossHostsTest: TeraSort MPI shuffle counters: " + log.lines()
+                .filter(l -> l.matches("\\s+(MPI|HTTP|LENT|DIRECT)_\\w+=\\d+")).map(String::trim).toList());
+        assertTrue(clientCounter(log, "MPI_MESSAGE_BYTES_OTHER_HOST") > 0, "no map output came between hosts over MPI: " + log);
+        assertEquals(0, clientCounter(log, "LENT_FILE_BYTES_OTHER_HOST"), log);
+        assertEquals(0, clientCounter(log, "DIRECT_COPY_BYTES_OTHER_HOST"), log);
+    }
+
+    /**
+     * Faults across hosts: n3's pool (its manager and slots, ranks of the one launch) SIGKILLed
+     * while a task of the job's runs in it. That task's client ends (no hung container) and YARN
+     * runs the task again, as after any lost task JVM; n3's later tasks find no pool and start in
+     * JVMs of their own; reducers get n3's map outputs over HTTP; the other hosts' pools serve on.
+     * The job ends with the reference result.
+     */
+    @Test
+    void aHostsPoolKilledMidJobLeavesTheJobToEndWithTheReferenceResult() throws Exception {
+        long id = startPageRank(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "3",
+                "JVMREUSE_MAPRED_SITE_EXTRA", "mapreduce.job.reduce.shuffle.consumer.plugin.class=" + MPI_SHUFFLE
+                        + " jvmreuse.shuffle.mode=concurrent"));
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        long deadline = System.currentTimeMillis() + 240_000;
+        List<Long> clients = List.of();
+        while (clients.isEmpty() || taskRuns(dir, "n3") == 0) {
+            assertTrue(System.currentTimeMillis() < deadline && testbed.listed(id),
+                    "n3's pool never ran a task while another was in it: " + testbed.outputText(id));
+            Thread.sleep(100);
+            clients = processesIn("n3", TASK_CLIENT);
+        }
+        List<Long> pool = processesIn("n3", POOL_JVM);
+        assertTrue(pool.size() >= 2, "n3's pool manager and slots: " + SlurmTestbed.describe(pool));
+        Map<String, Long> before = Map.of("n1", taskRuns(dir, "n1"), "n2", taskRuns(dir, "n2"));
+        Result killed = Pool.exec(Stream.concat(Stream.of("kill", "-KILL"), pool.stream().map(String::valueOf)).toList(),
+                Map.of(), null, 10);
+        assertEquals(0, killed.code(), killed.toString());
+        System.out.println("SbatchAcrossHostsTest: killed n3's pool (" + pool.size() + " JVMs) with " + clients.size()
+                + " task client(s) in it, after n1/n2 ran " + before + " tasks");
+        for (long client : clients) {
+            long until = System.currentTimeMillis() + 30_000;
+            while (Pool.running(client) && System.currentTimeMillis() < until) {
+                Thread.sleep(100);
+            }
+            assertFalse(Pool.running(client), "the client of a task in n3's killed pool hangs:" + SlurmTestbed.describe(List.of(client)));
+        }
+
+        finish(id);
+        assertPageRankVerified(id);
+        System.out.println("SbatchAcrossHostsTest: n3's task clients that lost their run with the pool: "
+                + grepCount(dir.resolve("logs/nodes/n3/container-logs"), "lost the connection to the pool during the run"));
+        for (String node : List.of("n1", "n2")) {
+            long after = taskRuns(dir, node);
+            System.out.println("SbatchAcrossHostsTest: " + node + "'s pool ran " + after + " tasks in all");
+            assertTrue(after > before.get(node), node + "'s pool ran no task after n3's was killed");
+        }
+    }
+
+    /** The task runs a host's pool has finished, from its slots' logs (where they are written while the job runs). */
+    private static long taskRuns(Path jobDir, String node) throws IOException {
+        Path logs = jobDir.resolve("run/nodes/" + node + "/pool-logs");
+        if (!Files.isDirectory(logs)) {
+            return 0;
+        }
+        return Pattern.compile(" run \\d+ \\(task\\)").matcher(slotLogs(logs)).results().count();
+    }
+
+    /** How many lines of the files under {@code dir} contain {@code text}. */
+    private static long grepCount(Path dir, String text) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> read(f).lines().filter(l -> l.contains(text)).count()).sum();
+        }
+    }
+
+    /** The processes running in {@code host} whose command line matches {@code commandLine}. */
+    private static List<Long> processesIn(String host, Pattern commandLine) throws Exception {
+        Result pids = Pool.exec(List.of(HOSTS.toString(), "pids", host), Map.of(), null, 10);
+        assertEquals(0, pids.code(), pids.toString());
+        return pids.out().lines().map(Long::parseLong)
+                .filter(pid -> commandLine.matcher(SlurmTestbed.commandLine(pid)).matches()).toList();
+    }
+
+    /** The output files of a MapReduce job's output directory, by name. */
+    private static List<Path> parts(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+        }
+    }
+
+    /** A counter as the job client printed it at the job's end ({@code NAME=VALUE}); a missing one fails. */
+    private static long clientCounter(String log, String name) {
+        List<Long> values = log.lines().map(String::trim).filter(l -> l.startsWith(name + "="))
+                .map(l -> Long.parseLong(l.substring(name.length() + 1))).toList();
+        assertEquals(1, values.size(), "counter " + name + " in " + log);
+        return values.get(0);
+    }
+
+    /**
+     * Submits the PageRank job script on all three hosts with {@code more} settings and checks what
+     * both modes share (below) and the verified result (the script's check and our own). Returns the
+     * job id.
      */
     private static long run(Map<String, String> more) throws Exception {
-        Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
+        long id = startPageRank(more);
+        finish(id);
+        assertPageRankVerified(id);
+        return id;
+    }
+
+    private static long startPageRank(Map<String, String> more) throws Exception {
+        Map<String, String> env = new LinkedHashMap<>(more);
         env.put("JVMREUSE_WORKLOAD", "pagerank");
+        return start(SBATCH, env);
+    }
+
+    private static void assertPageRankVerified(long id) throws Exception {
+        String out = testbed.outputText(id);
+        assertTrue(out.contains("verify-pagerank passed"), out);
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        Result verify = Pool.workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),
+                "--output", dir.resolve("data/pagerank").toString());
+        assertEquals(0, verify.code(), "verify-pagerank: " + verify);
+    }
+
+    /** Submits {@code script} on all three hosts with {@code more} settings, waits for its end and checks it (below). */
+    private static long submit(Path script, Map<String, String> more) throws Exception {
+        long id = start(script, more);
+        finish(id);
+        return id;
+    }
+
+    /** Submits {@code script} on all three hosts with {@code more} settings; returns the job id. */
+    private static long start(Path script, Map<String, String> more) throws Exception {
+        Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
         env.putAll(more);
         String export = "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
-        long id = testbed.submit(Files.readString(SBATCH), "-N", "3", export);
+        return testbed.submit(Files.readString(script), "-N", "3", export);
+    }
+
+    /**
+     * Waits for job {@code id} to end and checks what every job shares: success, where everything
+     * ran, which address each NodeManager listened on, and that nothing of the job is left.
+     */
+    private static void finish(long id) throws Exception {
         testbed.awaitGone(id, 300_000);
         String out = testbed.outputText(id);
         assertEquals("COMPLETED", testbed.state(id), out);
         assertEquals("0:0", testbed.exitCode(id), out);
         assertTrue(out.contains("3 nodes (n1 n2 n3), master n1 (n1)"), out);
         assertTrue(out.contains("NodeManagers listen on (JVMREUSE_BIND_ADDR=auto): n1 10.77.0.1,n2 10.77.0.2,n3 10.77.0.3"), out);
-        assertTrue(out.contains("verify-pagerank passed"), out);
         assertTrue(out.contains("stopped everything"), out);
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
-        Result verify = Pool.workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),
-                "--output", dir.resolve("data/pagerank").toString());
-        assertEquals(0, verify.code(), "verify-pagerank: " + verify);
 
         // The ResourceManager on n1's address; each NodeManager on its own host and address.
         assertTrue(read(dir.resolve("run/master/conf/yarn-site.xml")).contains("<value>n1:"), "RM address");
@@ -142,7 +297,6 @@ class SbatchAcrossHostsTest {
             assertTrue(read(dir.resolve("run/nodes/" + node + "/logs/agent.log")).contains("agent on host " + node + " "), node);
         }
         assertNoJobProcesses(id);
-        return id;
     }
 
     /**
