@@ -14,7 +14,8 @@
 #   jvmreuse_start_nodemanager DIR NAME CONF_DIR SHARED_CONF_DIR
 #                                   CONF_DIR: the NodeManager's own configuration; SHARED_CONF_DIR
 #                                   (HADOOP_CONF_DIR of its containers): the clients'; in pool mode
-#                                   (JVMREUSE_POOL=1) the hadoop-patch jar joins its class path
+#                                   (JVMREUSE_POOL=1) the hadoop-patch jar and the pool's jar (its
+#                                   admission rules: JVMREUSE_ADMISSION_JAR) join its class path
 #   jvmreuse_hdfs_webapps DIR       writes DIR/hdfs/webapps-root, which the HDFS daemons need
 #   jvmreuse_hdfs_format DIR CONF_DIR   formats the NameNode's name dir (log: DIR/logs/namenode-format.log)
 #   jvmreuse_start_namenode DIR CONF_DIR
@@ -79,7 +80,7 @@ jvmreuse_start_historyserver() {
 jvmreuse_start_nodemanager() {
     local cp=$3 webapp
     if [[ $JVMREUSE_POOL == 1 ]]; then
-        cp+=":$JVMREUSE_PATCH_JAR"
+        cp+=":$JVMREUSE_PATCH_JAR:$JVMREUSE_ADMISSION_JAR"
     fi
     read -r -a webapp <<<"$(_jvmreuse_webapp_opts)"
     JAVA_HOME=$JVMREUSE_CLUSTER_JAVA_HOME HADOOP_CONF_DIR=$4 \

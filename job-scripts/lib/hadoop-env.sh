@@ -17,16 +17,19 @@ source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
 
 _jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }
 
-# Sets JVMREUSE_REPO ($1), JVMREUSE_HADOOP_LIB, JVMREUSE_PATCH_JAR and JVMREUSE_MPI_SHUFFLE_JAR
+# Sets JVMREUSE_REPO ($1), JVMREUSE_HADOOP_LIB, JVMREUSE_PATCH_JAR, JVMREUSE_ADMISSION_JAR (the pool's
+# jar, whose admission rules the NodeManager's executor applies) and JVMREUSE_MPI_SHUFFLE_JAR
 # (empty when not built) and exports them.
 jvmreuse_hadoop_locate() {
     JVMREUSE_REPO=$1
     JVMREUSE_HADOOP_LIB=$JVMREUSE_REPO/hadoop-patch/target/hadoop/lib
     JVMREUSE_PATCH_JAR=$(find "$JVMREUSE_REPO/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' \
         ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    JVMREUSE_ADMISSION_JAR=$(find "$JVMREUSE_REPO/pool-manager/target" -maxdepth 1 -name 'pool-manager-*.jar' \
+        ! -name '*-boot.jar' ! -name '*-launcher.jar' ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
     JVMREUSE_MPI_SHUFFLE_JAR=$(find "$JVMREUSE_REPO/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' \
         ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
-    export JVMREUSE_REPO JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_MPI_SHUFFLE_JAR
+    export JVMREUSE_REPO JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_ADMISSION_JAR JVMREUSE_MPI_SHUFFLE_JAR
 }
 
 # Picks the JDK: JVMREUSE_CLUSTER_JAVA (a JDK directory or a java binary), else JAVA_HOME, else

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.jvmreuse.pool.admission.HeapOption;
 
 /**
  * The NodeManager's pool settings (yarn-site.xml), read once when the executor is configured.
@@ -45,7 +46,7 @@ final class PoolSettings {
         this.socket = socket;
         this.client = client;
         this.waitMillis = waitMillis;
-        this.slotHeapBytes = SlotFit.parseSize(slotHeap);
+        this.slotHeapBytes = HeapOption.bytes(slotHeap);
         this.slotMemoryMb = slotMemoryMb > 0 ? slotMemoryMb : 2 * (slotHeapBytes >> 20);
         this.appMasters = appMasters;
         this.patchJar = patchJar;

@@ -8,7 +8,9 @@ import java.util.regex.Pattern;
 /**
  * The heap a run's JVM options ask for: the last {@code -Xmx} or {@code -XX:MaxHeapSize=}, as the
  * JVM takes it. A slot's heap is the run's whatever it asks, so a run that asks for more than
- * its slot has is not admitted: in a new JVM it would get what it asks for.
+ * its slot has is not admitted: in a new JVM it would get what it asks for. The NodeManager's pool
+ * executor applies the same rule before it hands a container to the pool (hadoop-patch's
+ * {@code SlotFit}), adding what only YARN knows.
  */
 public final class HeapOption {
     private static final Pattern OPTION = Pattern.compile("-Xmx(\\S+)|-XX:MaxHeapSize=(\\S+)");
@@ -19,18 +21,12 @@ public final class HeapOption {
 
     /** Throws {@link NotAdmitted} if {@code jvmOptions} ask for more heap than {@code slotHeapBytes}. */
     public static void check(List<String> jvmOptions, long slotHeapBytes) {
-        String asked = null;
-        long heap = -1;
-        for (String option : jvmOptions) {
-            Matcher m = OPTION.matcher(option);
-            if (m.matches()) {
-                asked = option;
-                heap = bytes(m.group(1) != null ? m.group(1) : m.group(2));
-            }
-        }
+        String asked = last(jvmOptions);
         if (asked == null) {
             return; // the slot's heap stands for the default a new JVM would choose
         }
+        Matcher m = OPTION.matcher(asked);
+        long heap = m.matches() ? bytes(m.group(1) != null ? m.group(1) : m.group(2)) : -1;
         if (heap < 0) {
             throw new NotAdmitted("its heap option " + asked + " cannot be read; only a new JVM can report that");
         }
@@ -39,8 +35,19 @@ public final class HeapOption {
         }
     }
 
+    /** The option among {@code jvmOptions} that sets the heap (the last, as the JVM takes it), or null. */
+    public static String last(List<String> jvmOptions) {
+        String asked = null;
+        for (String option : jvmOptions) {
+            if (OPTION.matcher(option).matches()) {
+                asked = option;
+            }
+        }
+        return asked;
+    }
+
     /** A size as {@code -Xmx} takes it (bytes, or with k, m, g, t), or -1. */
-    static long bytes(String value) {
+    public static long bytes(String value) {
         Matcher m = SIZE.matcher(value);
         if (!m.matches()) {
             return -1;

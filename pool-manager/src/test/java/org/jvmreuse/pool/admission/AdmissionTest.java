@@ -61,6 +61,16 @@ class AdmissionTest {
     }
 
     @Test
+    void heapSizesReadAsTheJvmReadsThem() {
+        assertEquals(-1, HeapOption.bytes("99999999999999999999"));
+        assertEquals(-1, HeapOption.bytes("9999999999t"), "beyond a long");
+        assertEquals(3L << 40, HeapOption.bytes("3T"));
+        assertEquals(4096, HeapOption.bytes("4k"));
+        assertEquals(123, HeapOption.bytes("123"));
+        assertEquals(-1, HeapOption.bytes("12x"));
+    }
+
+    @Test
     void moduleAccessNeedsTheModuleAndPackageInTheSlots() {
         assertEquals("the pool's JVMs have no module jdk.nope (--add-opens jdk.nope/x=ALL-UNNAMED)",
                 refusal(run(Map.of(), Map.of(), List.of("jdk.nope/x"), StartupInputs.SLOT), List.of(), SLOT));

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 28: each module's code sits in packages named for the process it runs in, and code of
@@ -49,6 +50,25 @@ class ProcessBoundariesTest {
         crossings.addAll(crossings(edges, one, other, bothEnds));
         crossings.addAll(crossings(edges, other, one, bothEnds));
         assertEquals(List.of(), crossings, module + ": code of one process reaches into another's");
+    }
+
+    /**
+     * What hadoop-patch and mpi-shuffle may use of the pool's code: only what it makes to be
+     * shared, the boot jar's contracts and its admission rules (which the NodeManager's executor
+     * applies before it hands a container to the pool); never the manager's or a slot's code.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hadoop-patch", "mpi-shuffle"})
+    void modulesUseOnlyWhatThePoolShares(String module) {
+        Path classes = REPO.resolve(module).resolve("target/classes");
+        assertTrue(Files.isDirectory(classes), classes + " is not built");
+        List<String> reached = new ArrayList<>();
+        PackageEdges.of(classes).forEach((from, targets) -> targets.forEach((to, pairs) -> {
+            if (to.startsWith("org.jvmreuse.pool") && !to.equals("org.jvmreuse.pool.admission")) {
+                reached.add(from + " -> " + to + ": " + pairs);
+            }
+        }));
+        assertEquals(List.of(), reached, module + " uses code of the pool that it does not share");
     }
 
     private static List<String> crossings(Map<String, Map<String, Set<String>>> edges, List<String> from, List<String> to,
