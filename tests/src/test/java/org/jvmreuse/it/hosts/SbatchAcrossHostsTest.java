@@ -15,7 +15,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.jvmreuse.it.Pool;
 import org.jvmreuse.it.Pool.Result;
 import org.jvmreuse.it.slurm.SlurmTestbed;
@@ -28,7 +31,10 @@ import org.jvmreuse.it.slurm.SlurmTestbed;
  * the stock way. Both results match the in-memory reference. The pool job's reducers use the MPI
  * shuffle: its counters, read as a user does ({@code mapred job -status} in a post hook, while the
  * cluster is up), show bytes between hosts only as MPI messages, and lent files within a host.
+ * TeraSort across the hosts with the MPI shuffle and with HTTP writes the same bytes. Faults: a
+ * host's pool killed, and (last, as it leaves that host down) a whole host lost, mid-job.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SbatchAcrossHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
     private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
@@ -150,14 +156,8 @@ class SbatchAcrossHostsTest {
                 "JVMREUSE_MAPRED_SITE_EXTRA", "mapreduce.job.reduce.shuffle.consumer.plugin.class=" + MPI_SHUFFLE
                         + " jvmreuse.shuffle.mode=concurrent"));
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
-        long deadline = System.currentTimeMillis() + 240_000;
-        List<Long> clients = List.of();
-        while (clients.isEmpty() || taskRuns(dir, "n3") == 0) {
-            assertTrue(System.currentTimeMillis() < deadline && testbed.listed(id),
-                    "n3's pool never ran a task while another was in it: " + testbed.outputText(id));
-            Thread.sleep(100);
-            clients = processesIn("n3", TASK_CLIENT);
-        }
+        awaitTaskInPool(id, dir, "n3");
+        List<Long> clients = processesIn("n3", TASK_CLIENT);
         List<Long> pool = processesIn("n3", POOL_JVM);
         assertTrue(pool.size() >= 2, "n3's pool manager and slots: " + SlurmTestbed.describe(pool));
         Map<String, Long> before = Map.of("n1", taskRuns(dir, "n1"), "n2", taskRuns(dir, "n2"));
@@ -182,6 +182,74 @@ class SbatchAcrossHostsTest {
             long after = taskRuns(dir, node);
             System.out.println("SbatchAcrossHostsTest: " + node + "'s pool ran " + after + " tasks in all");
             assertTrue(after > before.get(node), node + "'s pool ran no task after n3's was killed");
+        }
+    }
+
+    /**
+     * Faults across hosts: n3 lost whole while a task of the job runs in its pool (its link cut
+     * and every process on it SIGKILLed: NodeManager, pool, slurmd, MPI daemon). The job was
+     * submitted with {@code sbatch --no-kill}, as a job that should outlive a node must be, and
+     * with Hadoop's timeouts for a lost node shortened (defaults: 10 minutes before the
+     * ResourceManager declares a NodeManager lost, 45 connect timeouts of 20 s for a client):
+     * YARN runs n3's work again on n1 and n2, whose pools serve on (Open MPI 4 notices nothing
+     * until Slurm declares n3 down, SlurmdTimeout later), and the job ends with the reference
+     * result; its batch script ends with 0 and stops everything but what was on n3. Runs last:
+     * n3 stays down.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void aWholeHostLostMidJobLeavesTheJobToEndWithTheReferenceResult() throws Exception {
+        Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
+        env.putAll(Map.of("JVMREUSE_WORKLOAD", "pagerank", "JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000",
+                "JVMREUSE_ITERATIONS", "3",
+                "JVMREUSE_YARN_SITE_EXTRA", "yarn.nm.liveness-monitor.expiry-interval-ms=15000"
+                        + " yarn.resourcemanager.nm.liveness-monitor.interval-ms=1000"
+                        + " yarn.client.nodemanager-connect.max-wait-ms=10000 yarn.client.nodemanager-connect.retry-interval-ms=1000",
+                "JVMREUSE_CORE_SITE_EXTRA", "ipc.client.connect.timeout=3000 ipc.client.connect.max.retries.on.timeouts=2"
+                        + " ipc.client.connect.max.retries=2",
+                "JVMREUSE_MAPRED_SITE_EXTRA", "mapreduce.job.reduce.shuffle.consumer.plugin.class=" + MPI_SHUFFLE
+                        + " jvmreuse.shuffle.mode=concurrent mapreduce.reduce.shuffle.connect.timeout=5000"
+                        + " mapreduce.reduce.shuffle.read.timeout=10000"));
+        long id = testbed.submit(Files.readString(SBATCH), "-N", "3", "--no-kill", export(env));
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        awaitTaskInPool(id, dir, "n3");
+        Map<String, Long> before = Map.of("n1", taskRuns(dir, "n1"), "n2", taskRuns(dir, "n2"));
+        Result crashed = Pool.exec(List.of(HOSTS.toString(), "crash", "n3"), Map.of(), null, 30);
+        assertEquals(0, crashed.code(), crashed.toString());
+        long crashedAt = System.currentTimeMillis();
+        System.out.println("SbatchAcrossHostsTest: " + crashed.out().trim() + ", after n1/n2 ran " + before + " tasks");
+
+        // Slurm keeps the job COMPLETING until it declares n3 down: the batch script's end is what counts.
+        long deadline = System.currentTimeMillis() + 300_000;
+        while (!testbed.outputText(id).contains("stopped everything") && System.currentTimeMillis() < deadline) {
+            Thread.sleep(500);
+        }
+        String out = testbed.outputText(id);
+        System.out.println("SbatchAcrossHostsTest: the job ended " + (System.currentTimeMillis() - crashedAt) / 1000
+                + " s after n3 was lost");
+        assertTrue(out.contains("the workload pagerank succeeded"), out);
+        assertTrue(out.contains("stopped everything") && out.contains("exit status 0"), out);
+        assertPageRankVerified(id);
+        for (String node : List.of("n1", "n2")) {
+            long after = taskRuns(dir, node);
+            System.out.println("SbatchAcrossHostsTest: " + node + "'s pool ran " + after + " tasks in all");
+            assertTrue(after > before.get(node), node + "'s pool ran no task after n3 was lost");
+        }
+        long until = System.currentTimeMillis() + 60_000;
+        while (testbed.state(id).equals("RUNNING") && System.currentTimeMillis() < until) {
+            Thread.sleep(200);
+        }
+        assertTrue(List.of("COMPLETING", "COMPLETED").contains(testbed.state(id)), testbed.showJob(id));
+        assertEquals("0:0", testbed.exitCode(id), testbed.showJob(id));
+    }
+
+    /** Waits until {@code node}'s pool has finished a task of job {@code id} and runs another. */
+    private static void awaitTaskInPool(long id, Path dir, String node) throws Exception {
+        long deadline = System.currentTimeMillis() + 240_000;
+        while (processesIn(node, TASK_CLIENT).isEmpty() || taskRuns(dir, node) == 0) {
+            assertTrue(System.currentTimeMillis() < deadline && testbed.listed(id),
+                    node + "'s pool never ran a task while another was in it: " + testbed.outputText(id));
+            Thread.sleep(100);
         }
     }
 
@@ -265,8 +333,12 @@ class SbatchAcrossHostsTest {
     private static long start(Path script, Map<String, String> more) throws Exception {
         Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
         env.putAll(more);
-        String export = "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
-        return testbed.submit(Files.readString(script), "-N", "3", export);
+        return testbed.submit(Files.readString(script), "-N", "3", export(env));
+    }
+
+    /** sbatch's option that gives the job {@code env} on top of the submitter's environment. */
+    private static String export(Map<String, String> env) {
+        return "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
     }
 
     /**
