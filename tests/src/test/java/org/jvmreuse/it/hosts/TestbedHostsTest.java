@@ -15,8 +15,9 @@ import org.jvmreuse.it.Pool;
 
 /**
  * Issue 29: the multi-host testbed (job-scripts/testbed/jvmreuse-hosts) makes real separate hosts
- * on this machine, one launch starts a pool on each, and each serves runs there; stopping it, or
- * starting again after a user that never stopped it, leaves nothing of it on the machine.
+ * on this machine, one launch starts a pool on each, and each serves runs there; its fault
+ * injection cuts links and crashes hosts; stopping it, or starting again after a user that never
+ * stopped it, leaves nothing of it on the machine.
  */
 class TestbedHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
@@ -95,6 +96,54 @@ class TestbedHostsTest {
         assertFalse(Files.exists(Path.of("/run/jvmreuse-hosts")), "state left");
         Pool.Result status = Pool.exec(List.of(HOSTS.toString(), "status"), Map.of(), null, 10);
         assertEquals(1, status.code(), status.toString());
+    }
+
+    /**
+     * The faults the multi-host tests inject: a cut link (the host's processes run on, nothing
+     * reaches them; mended again) and a crash (link down, every process of the host SIGKILLed at
+     * once, the host still listed for stop). pids lists a host's processes.
+     */
+    @Test
+    void aLinkCutAndMendedAndAHostCrashed() throws Exception {
+        assertEquals(0, Pool.exec(List.of(HOSTS.toString(), "start", "--hosts", "2"), Map.of(), null, 60).code());
+        Process sleeper = new ProcessBuilder(HOSTS.toString(), "exec", "n2", "sleep", "600").start();
+        // A host that is there refuses a port nobody listens on at once; one cut off says nothing.
+        String knock = "timeout 3 bash -c 'echo > /dev/tcp/n2/7777' 2>/dev/null; case $? in 124) echo silent;; *) echo answers;; esac";
+        assertEquals("answers\n", in("n1", "bash", "-c", knock).out());
+        long deadline = System.currentTimeMillis() + 10_000;
+        Pool.Result pids;
+        do {
+            pids = Pool.exec(List.of(HOSTS.toString(), "pids", "n2"), Map.of(), null, 10);
+            assertEquals(0, pids.code(), pids.toString());
+        } while (pids.out().lines().noneMatch(p -> commandLine(p).equals("sleep 600 ")) && System.currentTimeMillis() < deadline);
+        assertTrue(pids.out().lines().anyMatch(p -> commandLine(p).equals("sleep 600 ")), "n2's sleep among its processes: " + pids.out());
+
+        assertEquals(0, Pool.exec(List.of(HOSTS.toString(), "link", "n2", "down"), Map.of(), null, 10).code());
+        assertEquals("silent\n", in("n1", "bash", "-c", knock).out(), "a cut link lets nothing through");
+        assertTrue(sleeper.isAlive(), "a cut link ends nothing");
+        assertEquals(0, Pool.exec(List.of(HOSTS.toString(), "link", "n2", "up"), Map.of(), null, 10).code());
+        assertEquals("answers\n", in("n1", "bash", "-c", knock).out(), "a mended link lets it through again");
+
+        Pool.Result crashed = Pool.exec(List.of(HOSTS.toString(), "crash", "n2"), Map.of(), null, 30);
+        assertEquals(0, crashed.code(), crashed.toString());
+        assertTrue(sleeper.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "n2's processes end with it");
+        assertEquals("", Pool.exec(List.of(HOSTS.toString(), "pids", "n2"), Map.of(), null, 10).out(), "nothing runs on n2");
+        assertEquals("silent\n", in("n1", "bash", "-c", knock).out(), "a crashed host says nothing");
+
+        Pool.Result bad = Pool.exec(List.of(HOSTS.toString(), "link", "n2", "sideways"), Map.of(), null, 10);
+        assertEquals(1, bad.code(), bad.toString());
+        assertTrue(bad.err().contains("link n2 needs up or down (got 'sideways')"), bad.toString());
+        Pool.Result none = Pool.exec(List.of(HOSTS.toString(), "crash", "n9"), Map.of(), null, 10);
+        assertEquals(1, none.code(), none.toString());
+        assertTrue(none.err().contains("no host n9"), none.toString());
+    }
+
+    private static String commandLine(String pid) {
+        try {
+            return Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
+        } catch (java.io.IOException gone) {
+            return "";
+        }
     }
 
     private static Pool.Result awaitServing(String host) throws Exception {
