@@ -11,9 +11,10 @@ import org.jvmreuse.pool.protocol.StartupInputs;
 import org.jvmreuse.pool.protocol.StreamPath;
 
 /**
- * What a run of an {@link InProcessSlot} runs: {@code java -cp SHARED:OWN -DNAME=VALUE MAIN ARGS}
- * in a directory, with the slot's environment and any variables added, stdin from
- * {@code /dev/null}, and the slot's own start-up settings (umask, limits, locale).
+ * What a run of an {@link InProcessSlot} runs: {@code java -cp SHARED:OWN -DNAME=VALUE
+ * --add-opens MODULE/PACKAGE=ALL-UNNAMED MAIN ARGS} in a directory, with the slot's environment and
+ * any variables added, stdin from {@code /dev/null}, and the slot's own start-up settings (umask,
+ * limits, locale).
  */
 public final class InProcessRun {
     private final String mainClass;
@@ -22,6 +23,7 @@ public final class InProcessRun {
     private final List<String> own = new ArrayList<>();
     private final Map<String, String> properties = new LinkedHashMap<>();
     private final Map<String, String> environment = new LinkedHashMap<>(System.getenv());
+    private final List<String> addOpens = new ArrayList<>();
     private Path directory;
 
     private InProcessRun(String mainClass, List<String> args) {
@@ -55,6 +57,12 @@ public final class InProcessRun {
         return this;
     }
 
+    /** What its {@code --add-opens MODULE/PACKAGE=ALL-UNNAMED} ask for: {@code modulePackage} is "MODULE/PACKAGE". */
+    public InProcessRun addOpens(String modulePackage) {
+        addOpens.add(modulePackage);
+        return this;
+    }
+
     /** Its working directory; without one, a new directory that goes with the run. */
     public InProcessRun in(Path workingDirectory) {
         directory = workingDirectory;
@@ -72,7 +80,7 @@ public final class InProcessRun {
         String cwd = (directory != null ? directory : runDirectory).toAbsolutePath().toString();
         return new RunSpec(mainClass, classPath, List.copyOf(shared), args, Map.copyOf(properties), Map.copyOf(environment),
                 cwd, StreamPath.unchecked("/dev/null"), StreamPath.unchecked(runDirectory.resolve("stdout").toString()),
-                StreamPath.unchecked(runDirectory.resolve("stderr").toString()), RunKind.TASK, List.of(), List.of(),
+                StreamPath.unchecked(runDirectory.resolve("stderr").toString()), RunKind.TASK, List.copyOf(addOpens), List.of(),
                 StartupInputs.SLOT);
     }
 }

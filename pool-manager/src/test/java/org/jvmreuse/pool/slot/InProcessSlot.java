@@ -46,7 +46,9 @@ import org.jvmreuse.pool.service.MpiServicePort;
  * process. The JVM needs what a pool JVM gets from its command line (job-scripts/lib/pool.sh): the
  * boot jar on the boot class path ({@code -Xbootclasspath/a:pool-manager-*-boot.jar}) and
  * {@code -Djvmreuse.native=.../libjvmreuse.so}; and {@code -Djdk.attach.allowAttachSelf=true} for
- * the agent ({@link InProcessAgent}). Runs take the process's file descriptors 0 to 2, so a JVM
+ * the agent ({@link InProcessAgent}). The agent opens the JDK packages the pool's code needs to
+ * that code's module, here the class path's (which the test's own classes share), not to runs'
+ * loaders, which get what they ask for. Runs take the process's file descriptors 0 to 2, so a JVM
  * forked by surefire must talk to Maven over TCP ({@code SurefireForkNodeFactory}). Like a slot,
  * it stops serving after a run it cannot clean up ({@link RunOutcome#slotProblem}).
  */
