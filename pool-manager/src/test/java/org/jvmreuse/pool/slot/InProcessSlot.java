@@ -64,6 +64,8 @@ public final class InProcessSlot {
     private final ExecutorService runner;
     private final Map<Long, TaskRun> accepted = new ConcurrentHashMap<>();
     private final AtomicLong runIds = new AtomicLong();
+    /** Every shared loader the slot has had (one it closed may still define classes), weakly; the runner's. */
+    private final Set<ClassLoader> sharedLoaders = Collections.newSetFromMap(new WeakHashMap<>());
     /** Set up on the runner, then read by the runs' callers. */
     private volatile SlotContext context;
     private volatile RunReport report;
@@ -194,14 +196,13 @@ public final class InProcessSlot {
         }
     }
 
-    /** The run loaders (a slot's shared loaders excepted) that have defined {@code className} and are not collected yet. */
+    /** The runs' loaders (not the slot's shared ones) that have defined {@code className} and are not collected yet. */
     private Set<ClassLoader> loadersOf(String className) {
-        Set<ClassLoader> shared = Collections.newSetFromMap(new WeakHashMap<>());
-        context.sharedLoaders.unnamedModules().forEach(m -> shared.add(m.getClassLoader()));
+        context.sharedLoaders.unnamedModules().forEach(m -> sharedLoaders.add(m.getClassLoader()));
         Set<ClassLoader> loaders = Collections.newSetFromMap(new WeakHashMap<>());
         for (Class<?> c : instrumentation.getAllLoadedClasses()) {
             if (c.getName().equals(className) && c.getClassLoader() instanceof TaskClassLoader loader
-                    && !shared.contains(loader)) {
+                    && !sharedLoaders.contains(loader)) {
                 loaders.add(loader);
             }
         }
