@@ -57,7 +57,6 @@ public final class HadoopTaskReset implements RunHook {
         p.critical("class registries", ClassRegistries::beforeRun);
         p.minor("service loaders", () -> ServiceLoaderStatics.pointAt(Thread.currentThread().getContextClassLoader()));
         p.critical("MRAppMaster statics", AppMasterStatics::beforeRun);
-        p.critical("servers", RunServers::beforeRun);
         pending = p;
     }
 

@@ -14,24 +14,14 @@ import org.mortbay.jetty.handler.ContextHandler;
  * serving. Their threads catch what the slot stops them with (an IPC handler every Throwable of
  * the call it serves, Jetty's acceptor every one but ThreadDeath), so the slot would retire, and
  * their ports stay open. Stopping the servers, as the AM's own stop would, closes the ports and
- * lets their threads end. The slot serves nothing itself: every Hadoop server started during a
- * run is the run's (those running before it are left alone: a test's, in the same JVM).
+ * lets their threads end. The slot serves nothing itself: every server of its Hadoop is a run's.
  */
 final class RunServers {
-    private static Set<Server> before = Set.of();
-
     private RunServers() {
     }
 
-    /** Before the run: the IPC servers already running (none in a slot) are not the run's. */
-    static void beforeRun() {
-        before = ipcServers();
-    }
-
     static void stop() {
-        Set<Server> running = ipcServers();
-        running.removeAll(before);
-        running.forEach(Server::stop);
+        ipcServers().forEach(Server::stop);
         stopWebApp();
     }
 

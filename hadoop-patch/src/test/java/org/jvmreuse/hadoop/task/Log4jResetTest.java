@@ -1,71 +1,53 @@
 package org.jvmreuse.hadoop.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
-import org.apache.commons.logging.LogFactory;
-import org.apache.log4j.LogManager;
-import org.apache.log4j.Logger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jvmreuse.hadoop.task.job.LogsALine;
 
 class Log4jResetTest {
-    private final Properties saved = (Properties) System.getProperties().clone();
-
-    @AfterEach
-    void restoreProperties() {
-        System.setProperties(saved);
-    }
+    @TempDir
+    Path dir;
 
     @Test
-    void eachRunLogsToTheFileItsOwnConfigurationNames(@TempDir Path dir) throws Exception {
+    void eachRunLogsToTheFileItsOwnConfigurationNames() throws Exception {
         Path first = dir.resolve("first.log");
         Path second = dir.resolve("second.log");
-        System.setProperty("log4j.configuration", fileAppenderConfig(dir, first).toUri().toString());
-        new SlotRun(new RunLoader()).run(true, () -> {
-            Logger.getLogger("org.example.Job").info("one");
-            LogManager.shutdown(); // as YarnChild's finally does
-            return null;
-        });
-        System.setProperty("log4j.configuration", fileAppenderConfig(dir, second).toUri().toString());
-        new SlotRun(new RunLoader()).run(true, () -> {
-            Logger.getLogger("org.example.Job").info("two");
-            return null;
-        });
+        HadoopRuns.run(HadoopRuns.of(LogsALine.class, "one", "shutdown").property("log4j.configuration", fileAppender(first)));
+        HadoopRuns.run(HadoopRuns.of(LogsALine.class, "two").property("log4j.configuration", fileAppender(second)));
         assertEquals("one\n", Files.readString(first));
         assertEquals("two\n", Files.readString(second));
     }
 
     @Test
-    void containerLog4jPropertiesWriteTheContainersSyslog(@TempDir Path dir) throws Exception {
+    void containerLog4jPropertiesWriteTheContainersSyslog() throws Exception {
         Path logDir = Files.createDirectories(dir.resolve("container_1"));
         // YarnChild's command line (MapReduceChildJVM): the config is a resource of the class path
-        System.setProperty("log4j.configuration", "container-log4j.properties");
-        System.setProperty("yarn.app.container.log.dir", logDir.toString());
-        System.setProperty("yarn.app.container.log.filesize", "0");
-        System.setProperty("hadoop.root.logger", "INFO,CLA");
-        new SlotRun(new RunLoader()).run(true, () -> {
-            LogFactory.getLog("org.apache.hadoop.mapred.YarnChild").info("task started");
-            return null;
-        });
+        HadoopRuns.run(HadoopRuns.of(LogsALine.class, "task started")
+                .property("log4j.configuration", "container-log4j.properties")
+                .property("yarn.app.container.log.dir", logDir.toString())
+                .property("yarn.app.container.log.filesize", "0")
+                .property("hadoop.root.logger", "INFO,CLA"));
         assertTrue(Files.readString(logDir.resolve("syslog")).contains("task started"));
     }
 
+    /** What the slot's Hadoop logs between runs (its own threads do) goes nowhere, not to a run's file. */
     @Test
-    void nothingIsLoggedBetweenRuns(@TempDir Path dir) throws Exception {
+    void nothingIsLoggedBetweenRuns() throws Exception {
         Path log = dir.resolve("run.log");
-        System.setProperty("log4j.configuration", fileAppenderConfig(dir, log).toUri().toString());
-        new SlotRun(new RunLoader()).run(true, () -> null);
-        Logger.getLogger("org.example.Job").error("between runs");
-        assertFalse(Files.readString(log).contains("between runs"));
+        HadoopRuns.run(HadoopRuns.of(LogsALine.class, "in the run").property("log4j.configuration", fileAppender(log)));
+        Class<?> logger = HadoopRuns.sharedClass("org.apache.log4j.Logger");
+        Object jobLogger = logger.getMethod("getLogger", String.class).invoke(null, "org.example.Job");
+        logger.getMethod("error", Object.class).invoke(jobLogger, "between runs");
+        assertEquals("in the run\n", Files.readString(log));
     }
 
-    private static Path fileAppenderConfig(Path dir, Path log) throws Exception {
+    /** A log4j configuration that writes the messages alone to {@code log}; its URL. */
+    private String fileAppender(Path log) throws Exception {
         Path config = dir.resolve(log.getFileName() + ".properties");
         Files.writeString(config, String.join("\n",
                 "log4j.rootLogger=INFO,F",
@@ -73,6 +55,6 @@ class Log4jResetTest {
                 "log4j.appender.F.File=" + log,
                 "log4j.appender.F.layout=org.apache.log4j.PatternLayout",
                 "log4j.appender.F.layout.ConversionPattern=%m%n"));
-        return config;
+        return config.toUri().toString();
     }
 }

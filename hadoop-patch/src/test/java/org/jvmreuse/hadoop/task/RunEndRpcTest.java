@@ -1,6 +1,7 @@
 package org.jvmreuse.hadoop.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -8,14 +9,17 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.ipc.VersionedProtocol;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.hadoop.task.job.SendsDone;
+import org.jvmreuse.hadoop.task.job.Umbilical;
+import org.jvmreuse.pool.slot.InProcessSlot;
+import org.jvmreuse.pool.slot.RunOutcome;
+import org.jvmreuse.pool.slot.StartedRun;
 
 /**
  * A run ended while its RPC is in flight repeats nothing: the way an MRAppMaster stops a task
@@ -25,14 +29,7 @@ import org.junit.jupiter.api.Test;
  * AM ("Invalid event TA_DONE"). A killed JVM could not repeat it, and neither may a run.
  */
 class RunEndRpcTest {
-    /** Stands in for the task umbilical (a WritableRpcEngine protocol, as Hadoop 2.2's is). */
-    public interface Umbilical extends VersionedProtocol {
-        long versionID = 1L;
-
-        void done(String attempt) throws IOException;
-    }
-
-    /** Counts the calls; holds the first one until released, so the run ends while it is in flight. */
+    /** The application master's end (this test's Hadoop): counts the calls and holds the first until released. */
     static final class Master implements Umbilical {
         final AtomicInteger calls = new AtomicInteger();
         final CountDownLatch firstArrived = new CountDownLatch(1);
@@ -80,39 +77,15 @@ class RunEndRpcTest {
     @Test
     void aCallInFlightWhenTheRunEndsIsNotRepeated() throws Exception {
         InetSocketAddress address = server.getListenerAddress();
-        AtomicReference<IOException> lastFailure = new AtomicReference<>();
-        AtomicInteger attempts = new AtomicInteger();
-        CountDownLatch end = new CountDownLatch(1);
-        Thread ender = new Thread(() -> {
-            try {
-                if (master.firstArrived.await(30, TimeUnit.SECONDS)) {
-                    end.countDown();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        ender.start();
-        new SlotRun(new RunLoader()).runUntil(end, () -> {
-            Configuration conf = new Configuration();
-            conf.setInt("ipc.client.connect.max.retries", 2);
-            Umbilical umbilical = RPC.getProxy(Umbilical.class, Umbilical.versionID, address, conf);
-            // Task.sendDone: up to 10 attempts, each IOException logged and retried
-            for (int retries = 10; retries > 0; retries--) {
-                attempts.incrementAndGet();
-                try {
-                    umbilical.done("attempt_1_0001_m_000000_0");
-                    return null;
-                } catch (IOException e) {
-                    lastFailure.set(e);
-                }
-            }
-            return null;
-        });
-        ender.join();
+        StartedRun run = InProcessSlot.get().start(HadoopRuns.of(SendsDone.class, "127.0.0.1",
+                Integer.toString(address.getPort())));
+        assertTrue(master.firstArrived.await(30, TimeUnit.SECONDS), "the run's done never arrived");
+        run.signal(15);
+        RunOutcome outcome = run.await();
         master.release.countDown();
-        assertTrue(attempts.get() > 1, "the ended run's call did not fail, nothing was tried again: " + attempts);
-        assertEquals(1, master.calls.get(), "calls the master took; the program's last failure: " + lastFailure.get());
-        assertTrue(String.valueOf(lastFailure.get()).contains("The client is stopped"), String.valueOf(lastFailure.get()));
+        assertNull(outcome.slotProblem(), outcome::toString);
+        assertTrue(Integer.parseInt(outcome.printed("attempts")) > 1, "the ended run's call did not fail: " + outcome);
+        assertEquals(1, master.calls.get(), "calls the master took; " + outcome);
+        assertTrue(outcome.printed("failure").contains("The client is stopped"), outcome::toString);
     }
 }

@@ -1,78 +1,54 @@
 package org.jvmreuse.hadoop.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.ipc.ProtocolSignature;
-import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.ipc.VersionedProtocol;
-import org.apache.hadoop.yarn.webapp.WebApp;
-import org.apache.hadoop.yarn.webapp.WebApps;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.jvmreuse.hadoop.task.job.Serves;
+import org.jvmreuse.pool.slot.InProcessSlot;
+import org.jvmreuse.pool.slot.RunOutcome;
+import org.jvmreuse.pool.slot.StartedRun;
 
 /**
  * As an AM killed while its services stop: its servers are still serving when the run ends.
- * Without the reset, SlotRun would wait forever to join the IPC server's reader thread (it holds
- * its own monitor), hence the time limit.
+ * Their threads ignore interrupts; the reset stops the servers before the slot ends the run's
+ * threads, so that their ports are free again.
  */
-@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RunServersTest {
-    public interface Ping extends VersionedProtocol {
-        long versionID = 1L;
-    }
+    private static final long SERVE_WAIT_MILLIS = 30_000;
 
-    static final class Pong implements Ping {
-        @Override
-        public long getProtocolVersion(String protocol, long clientVersion) {
-            return versionID;
-        }
-
-        @Override
-        public ProtocolSignature getProtocolSignature(String protocol, long clientVersion, int hash) {
-            return new ProtocolSignature(versionID, null);
-        }
-    }
+    @TempDir
+    Path dir;
 
     @Test
     void anRpcServerTheRunLeftRunningIsStoppedWithIt() throws Exception {
-        assertStoppedWithTheRun(() -> {
-            RPC.Server server = new RPC.Builder(new Configuration()).setProtocol(Ping.class).setInstance(new Pong())
-                    .setBindAddress("127.0.0.1").setPort(0).setNumHandlers(2).build();
-            server.start();
-            return server.getListenerAddress().getPort();
-        });
+        assertStoppedWithTheRun("rpc");
     }
 
     @Test
     void aWebAppTheRunLeftRunningIsStoppedWithIt() throws Exception {
-        assertStoppedWithTheRun(() -> WebApps.$for("test", this).at(0).start(new WebApp() {
-            @Override
-            public void setup() {
-            }
-        }).port());
+        assertStoppedWithTheRun("webapp");
     }
 
-    /**
-     * The run ends, as by a kill, once it serves (an IPC server's reader thread would keep it going);
-     * then the server's threads (which ignore interrupts, all SlotRun does to them) are gone, and
-     * its port is free.
-     */
-    private static void assertStoppedWithTheRun(Callable<Integer> serve) throws Exception {
-        AtomicInteger served = new AtomicInteger();
-        CountDownLatch end = new CountDownLatch(1);
-        new SlotRun(new RunLoader()).runUntil(end, () -> {
-            served.set(serve.call());
-            end.countDown();
-            return null;
-        });
-        int port = served.get();
+    /** The run is ended by a signal once it serves; then the server's threads are gone and its port is free. */
+    private void assertStoppedWithTheRun(String server) throws Exception {
+        Path portFile = dir.resolve("port");
+        StartedRun run = InProcessSlot.get().start(HadoopRuns.ofAppMaster(Serves.class, server, portFile.toString()));
+        for (long deadline = System.currentTimeMillis() + SERVE_WAIT_MILLIS; !Files.exists(portFile); Thread.sleep(5)) {
+            assertTrue(System.currentTimeMillis() < deadline, "the run did not serve");
+        }
+        run.signal(15);
+        RunOutcome outcome = run.await();
+        assertEquals(143, outcome.exitCode(), outcome::toString);
+        assertNull(outcome.slotProblem(), outcome::toString);
+        int port = Integer.parseInt(Files.readString(portFile));
         List<String> left = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
                 .filter(name -> name.matches(".*\\D" + port + "(\\D.*)?")).toList();
         assertEquals(List.of(), left, "threads of the run's server on port " + port);

@@ -2,126 +2,79 @@ package org.jvmreuse.hadoop.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Method;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import org.apache.commons.logging.LogFactory;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.compress.CodecPool;
-import org.apache.hadoop.io.compress.Compressor;
-import org.apache.hadoop.io.compress.DefaultCodec;
-import org.apache.hadoop.ipc.Client;
-import org.apache.hadoop.ipc.ClientCache;
-import org.apache.hadoop.ipc.ProtobufRpcEngine;
-import org.apache.hadoop.mapred.Counters;
-import org.apache.hadoop.mapred.Task;
-import org.apache.hadoop.mapreduce.counters.Limits;
-import org.apache.hadoop.net.NetUtils;
-import org.apache.hadoop.util.ExitUtil;
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.hadoop.task.job.CodecPoolUse;
+import org.jvmreuse.hadoop.task.job.ConfigurationUse;
+import org.jvmreuse.hadoop.task.job.IpcClientUse;
+import org.jvmreuse.hadoop.task.job.IpcSender;
+import org.jvmreuse.hadoop.task.job.LogsALine;
+import org.jvmreuse.hadoop.task.job.PeerCacheUse;
+import org.jvmreuse.hadoop.task.job.TaskStatics;
+import org.jvmreuse.pool.slot.RunOutcome;
 
-/** Resets of single statics, each checked through what the next run would see. */
+/** Resets of single statics, each checked through what the next run sees. */
 class SmallStaticsTest {
     @Test
     void defaultResourcesAddedByAJobAreGone() throws Exception {
-        run(() -> Configuration.addDefaultResource("job-site.xml"));
-        String resources = run(() -> new Configuration().toString());
+        HadoopRuns.run(ConfigurationUse.class, "job-site.xml");
+        String resources = HadoopRuns.run(ConfigurationUse.class).printed("resources");
         assertFalse(resources.contains("job-site.xml"), resources);
         assertTrue(resources.contains("mapred-default.xml"), resources);
     }
 
     @Test
     void pooledCompressorsAreNotHandedToTheNextRun() throws Exception {
-        Compressor first = run(() -> {
-            Compressor c = CodecPool.getCompressor(codec());
-            CodecPool.returnCompressor(c);
-            return c;
-        });
-        Compressor second = run(() -> CodecPool.getCompressor(codec()));
-        assertNotSame(first, second);
+        String first = HadoopRuns.run(CodecPoolUse.class).printed("compressor");
+        assertNotEquals(first, HadoopRuns.run(CodecPoolUse.class).printed("compressor"));
     }
 
     @Test
     void rpcClientsAndStaticResolutionsOfARunAreDropped() throws Exception {
-        Client first = run(() -> {
-            NetUtils.addStaticResolution("job-host", "localhost");
-            return clients().getClient(new Configuration()); // never stopped, as after System.exit
-        });
-        Client second = run(() -> {
-            assertNull(NetUtils.getStaticResolution("job-host"));
-            Client c = clients().getClient(new Configuration());
-            clients().stopClient(c);
-            return c;
-        });
-        assertNotSame(first, second);
+        String first = HadoopRuns.run(IpcClientUse.class).printed("client");
+        RunOutcome second = HadoopRuns.run(IpcClientUse.class);
+        assertEquals("null", second.printed("resolution"));
+        assertNotEquals(first, second.printed("client"));
     }
 
     @Test
     void taskStaticsGetTheirInitialValues() throws Exception {
-        run(() -> {
-            Counters.MAX_COUNTER_LIMIT = 5;
-            Task.MERGED_OUTPUT_PREFIX = ".job";
-            ExitUtil.disableSystemExit();
-            Fields.callStatic(Class.forName("org.apache.hadoop.mapred.Merger"), "considerFinalMergeForProgress");
-            return null;
-        });
-        assertEquals(Limits.COUNTERS_MAX, Counters.MAX_COUNTER_LIMIT);
-        assertEquals(".merged", Task.MERGED_OUTPUT_PREFIX);
-        assertEquals(false, Fields.getStatic(ExitUtil.class, "systemExitDisabled"));
-        assertEquals(false, Fields.getStatic(Class.forName("org.apache.hadoop.mapred.Merger"), "includeFinalMerge"));
+        HadoopRuns.run(TaskStatics.class, "set");
+        RunOutcome next = HadoopRuns.run(TaskStatics.class);
+        String limit = next.printed("counterLimit");
+        assertEquals(limit.substring(limit.indexOf(" of ") + 4), limit.substring(0, limit.indexOf(" of ")));
+        assertEquals(".merged", next.printed("mergedOutputPrefix"));
+        assertEquals("false", next.printed("systemExitDisabled"));
+        assertEquals("false", next.printed("includeFinalMerge"));
     }
 
+    /** A thread of IPC's shared executor is the slot's: it outlives the run that first used it, and holds no run's loader. */
     @Test
     void ipcSenderThreadsBelongToTheSlot() throws Exception {
-        ThreadGroup runGroup = Thread.currentThread().getThreadGroup();
-        Thread sender = run(() -> ((ExecutorService) Fields.getStatic(Client.class, "SEND_PARAMS_EXECUTOR"))
-                .submit(Thread::currentThread).get());
-        assertFalse(runGroup.parentOf(sender.getThreadGroup()), "a run's threads would be stopped with it");
-        assertSame(SharedClasses.loader(), sender.getContextClassLoader());
+        String name = HadoopRuns.run(IpcSender.class).printed("sender");
+        ClassLoader hadoop = HadoopRuns.sharedClass("org.apache.hadoop.ipc.Client").getClassLoader();
+        Thread sender = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(name) && t.getContextClassLoader() == hadoop).findFirst()
+                .orElseThrow(() -> new AssertionError(name + " ended with the run"));
         assertTrue(sender.isDaemon());
     }
 
     @Test
     void commonsLoggingForgetsTheRunsLoader() throws Exception {
-        RunLoader loader = new RunLoader();
-        new SlotRun(loader).run(true, () -> LogFactory.getLog("org.example.Job"));
-        Map<?, ?> factories = (Map<?, ?>) Fields.getStatic(LogFactory.class, "factories");
-        assertFalse(factories.containsKey(loader));
+        ClassLoader loader = HadoopRuns.run(LogsALine.class, "logged").loader().get();
+        Map<?, ?> factories = (Map<?, ?>) Fields.getStatic(HadoopRuns.sharedClass("org.apache.commons.logging.LogFactory"),
+                "factories");
+        assertFalse(loader != null && factories.containsKey(loader));
     }
 
     @Test
     void hdfsPeerCacheIsForgotten() throws Exception {
-        Class<?> peerCache = Class.forName("org.apache.hadoop.hdfs.PeerCache"); // package-private class
-        Method getInstance = peerCache.getMethod("getInstance", int.class, long.class);
-        getInstance.setAccessible(true);
-        Object first = run(() -> getInstance.invoke(null, 4, 1000L));
-        assertNull(Fields.getStatic(peerCache, "instance"));
-        assertNotSame(first, run(() -> getInstance.invoke(null, 4, 1000L)));
-    }
-
-    private static DefaultCodec codec() {
-        DefaultCodec codec = new DefaultCodec();
-        codec.setConf(new Configuration());
-        return codec;
-    }
-
-    private static ClientCache clients() {
-        return (ClientCache) Fields.getStatic(ProtobufRpcEngine.class, "CLIENTS");
-    }
-
-    private static <T> T run(java.util.concurrent.Callable<T> program) throws Exception {
-        return new SlotRun(new RunLoader()).run(true, program);
-    }
-
-    private static void run(Runnable program) throws Exception {
-        run(() -> {
-            program.run();
-            return null;
-        });
+        String first = HadoopRuns.run(PeerCacheUse.class).printed("peerCache");
+        assertNull(Fields.getStatic(HadoopRuns.sharedClass("org.apache.hadoop.hdfs.PeerCache"), "instance"));
+        assertNotEquals(first, HadoopRuns.run(PeerCacheUse.class).printed("peerCache"));
     }
 }

@@ -1,9 +1,7 @@
 package org.jvmreuse.hadoop.task.job;
 
-import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import javax.servlet.http.HttpServlet;
 import com.google.inject.Guice;
 import com.google.inject.Singleton;
@@ -26,12 +24,11 @@ import org.apache.hadoop.yarn.util.RackResolver;
  * What an MRAppMaster run leaves in statics, with objects of its own classes, ending without
  * stopping its services (as an AM that exits from its init): its web app's Guice pipeline, its
  * rack mapping, a global service listener, an NM token, a history writer, the HTTP policies and
- * counter groups the web UI added to TaskAttemptImpl's empty counters.
+ * counter groups the web UI added to TaskAttemptImpl's empty counters. Prints the rack it resolved.
  */
-public class AppMasterLike implements Callable<String> {
-    @Override
+public final class AppMasterLike {
     @SuppressWarnings("unchecked")
-    public String call() throws Exception {
+    public static void main(String[] args) throws Exception {
         Configuration conf = new Configuration();
         conf.set("yarn.http.policy", "HTTPS_ONLY");
         MRWebAppUtil.initialize(conf);
@@ -46,15 +43,9 @@ public class AppMasterLike implements Callable<String> {
                 serve("/job").with(JobServlet.class);
             }
         });
-        ((Map<Object, Object>) staticField(JobHistoryEventHandler.class, "fileMap")).put("job_1_0001", new JobListener());
-        ((Counters) staticField(TaskAttemptImpl.class, "EMPTY_COUNTERS")).findCounter("job", "viewed").increment(1);
-        return RackResolver.resolve("host").getNetworkLocation();
-    }
-
-    private static Object staticField(Class<?> c, String name) throws ReflectiveOperationException {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f.get(null);
+        ((Map<Object, Object>) Statics.get(JobHistoryEventHandler.class, "fileMap")).put("job_1_0001", new JobListener());
+        ((Counters) Statics.get(TaskAttemptImpl.class, "EMPTY_COUNTERS")).findCounter("job", "viewed").increment(1);
+        System.out.println("rack=" + RackResolver.resolve("host").getNetworkLocation());
     }
 
     /** The job's topology: every host on one rack. */

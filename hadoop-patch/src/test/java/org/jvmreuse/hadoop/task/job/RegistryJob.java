@@ -1,7 +1,6 @@
 package org.jvmreuse.hadoop.task.job;
 
 import java.io.File;
-import java.util.concurrent.Callable;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.SequenceFile;
@@ -21,12 +20,14 @@ import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.hadoop.util.ShutdownHookManager;
 
 /**
- * A task-like program that leaves a job's classes in every shared registry it can reach; its
- * argument is a scratch directory (passed through the system property "job.dir").
+ * A task-like program that leaves a job's classes in every shared registry it can reach, working
+ * in the directory the system property "job.dir" names. It prints the comparator registered for
+ * Text as it starts, and the key class and value it wrote and read back; with {@code args[0]}
+ * "halt" it halts at the end.
  */
-public class RegistryJob implements Callable<String> {
-    @Override
-    public String call() throws Exception {
+public final class RegistryJob {
+    public static void main(String[] args) throws Exception {
+        System.out.println("textComparator=" + WritableComparator.get(Text.class).getClass().getName());
         JobConf conf = new JobConf();
         WritableComparator.get(JobKey.class);
         ReflectionUtils.newInstance(JobKey.class, conf);
@@ -52,7 +53,10 @@ public class RegistryJob implements Callable<String> {
             JobKey key = new JobKey();
             Text value = new Text();
             in.next(key, value);
-            return in.getKeyClassName() + "=" + value;
+            System.out.println("read=" + in.getKeyClassName() + "=" + value);
+        }
+        if (args.length > 0 && args[0].equals("halt")) {
+            Runtime.getRuntime().halt(0);
         }
     }
 }

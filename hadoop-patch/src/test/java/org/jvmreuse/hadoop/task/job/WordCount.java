@@ -2,7 +2,6 @@ package org.jvmreuse.hadoop.task.job;
 
 import java.io.IOException;
 import java.util.StringTokenizer;
-import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
@@ -19,11 +18,10 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 
 /**
  * A whole MapReduce job through the LocalJobRunner (MapTask, ReduceTask, merges, counters in
- * this JVM), reading "job.dir"/in and writing "job.dir"/out-N; returns its file counters.
+ * this JVM), reading "job.dir"/in and writing "job.dir"/out-N; prints its counters.
  */
-public class WordCount implements Callable<long[]> {
-    @Override
-    public long[] call() throws Exception {
+public final class WordCount {
+    public static void main(String[] args) throws Exception {
         String dir = System.getProperty("job.dir");
         Configuration conf = new Configuration();
         conf.set("hadoop.tmp.dir", dir + "/tmp");
@@ -41,12 +39,10 @@ public class WordCount implements Callable<long[]> {
             throw new IllegalStateException("word count failed");
         }
         Counters c = job.getCounters();
-        return new long[] {
-            c.findCounter("file", FileSystemCounter.BYTES_READ).getValue(),
-            c.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue(),
-            c.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue(),
-            c.findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue(),
-        };
+        System.out.println("fileBytesRead=" + c.findCounter("file", FileSystemCounter.BYTES_READ).getValue());
+        System.out.println("fileBytesWritten=" + c.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue());
+        System.out.println("mapInputRecords=" + c.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+        System.out.println("reduceOutputRecords=" + c.findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
     }
 
     /** Splits lines into words. */

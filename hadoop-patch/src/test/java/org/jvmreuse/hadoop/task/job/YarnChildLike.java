@@ -2,7 +2,6 @@ package org.jvmreuse.hadoop.task.job;
 
 import java.net.InetSocketAddress;
 import java.security.PrivilegedExceptionAction;
-import java.util.concurrent.Callable;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
@@ -16,11 +15,11 @@ import org.apache.hadoop.yarn.util.ConverterUtils;
 /**
  * What YarnChild.main does before it asks the application master for its task, ending as a
  * task that calls System.exit does: the umbilical proxy is not stopped, metrics stay started.
+ * Prints its container and whether it got the umbilical.
  */
-public class YarnChildLike implements Callable<String> {
-    @Override
+public final class YarnChildLike {
     @SuppressWarnings("deprecation") // JobConf.getSessionId, as YarnChild calls it
-    public String call() throws Exception {
+    public static void main(String[] args) throws Exception {
         JobConf defaultConf = new JobConf();
         UserGroupInformation.setConfiguration(defaultConf);
         DefaultMetricsSystem.initialize("MapTask");
@@ -36,6 +35,8 @@ public class YarnChildLike implements Callable<String> {
             FileSystem.get(defaultConf).setWorkingDirectory(defaultConf.getWorkingDirectory());
             return null;
         });
-        return container + " " + (umbilical != null);
+        System.out.println("container=" + container);
+        System.out.println("umbilical=" + (umbilical != null));
+        System.exit(0);
     }
 }
