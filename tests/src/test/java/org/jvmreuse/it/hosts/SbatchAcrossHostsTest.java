@@ -158,7 +158,7 @@ class SbatchAcrossHostsTest {
                 "JVMREUSE_MAPRED_SITE_EXTRA", "mapreduce.job.reduce.shuffle.consumer.plugin.class=" + MPI_SHUFFLE
                         + " jvmreuse.shuffle.mode=concurrent"));
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
-        awaitTaskInPool(id, dir, "n3");
+        awaitTaskInPool(id, dir, List.of("n3"), false);
         List<Long> clients = processesIn("n3", TASK_CLIENT);
         List<Long> pool = processesIn("n3", POOL_JVM);
         assertTrue(pool.size() >= 2, "n3's pool manager and slots: " + SlurmTestbed.describe(pool));
@@ -204,9 +204,7 @@ class SbatchAcrossHostsTest {
     @Test
     @Order(Integer.MAX_VALUE)
     void aWholeHostLostMidJobLeavesTheJobToEndWithTheReferenceResult() throws Exception {
-        Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
-        env.putAll(Map.of("JVMREUSE_WORKLOAD", "pagerank", "JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000",
-                "JVMREUSE_ITERATIONS", "3",
+        long id = startPageRank(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "3",
                 "JVMREUSE_YARN_SITE_EXTRA", "yarn.nm.liveness-monitor.expiry-interval-ms=15000"
                         + " yarn.resourcemanager.nm.liveness-monitor.interval-ms=1000"
                         + " yarn.client.nodemanager-connect.max-wait-ms=10000 yarn.client.nodemanager-connect.retry-interval-ms=1000",
@@ -214,10 +212,9 @@ class SbatchAcrossHostsTest {
                         + " ipc.client.connect.max.retries=2",
                 "JVMREUSE_MAPRED_SITE_EXTRA", "mapreduce.job.reduce.shuffle.consumer.plugin.class=" + MPI_SHUFFLE
                         + " jvmreuse.shuffle.mode=concurrent mapreduce.reduce.shuffle.connect.timeout=5000"
-                        + " mapreduce.reduce.shuffle.read.timeout=10000"));
-        long id = testbed.submit(Files.readString(SBATCH), "-N", "3", "--no-kill", export(env));
+                        + " mapreduce.reduce.shuffle.read.timeout=10000"), "--no-kill");
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
-        String lost = awaitHostToLose(id, dir);
+        String lost = awaitTaskInPool(id, dir, List.of("n3", "n2"), true);
         List<String> others = NODES.stream().filter(n -> !n.equals(lost)).toList();
         Map<String, Long> before = new LinkedHashMap<>();
         for (String node : others) {
@@ -253,29 +250,22 @@ class SbatchAcrossHostsTest {
     }
 
     /**
-     * The host to lose, n3 or n2, once its pool has finished a task of job {@code id} and runs
-     * another, and no application master runs on it (in a slot or a JVM of its own).
+     * Waits until the pool of one of {@code hosts} (the first, if several) has finished a task of
+     * job {@code id} and runs another, and, if {@code withoutAppMaster}, no application master runs
+     * on that host (in a slot or a JVM of its own); returns that host.
      */
-    private static String awaitHostToLose(long id, Path dir) throws Exception {
+    private static String awaitTaskInPool(long id, Path dir, List<String> hosts, boolean withoutAppMaster) throws Exception {
         long deadline = System.currentTimeMillis() + 240_000;
         while (true) {
-            for (String node : List.of("n3", "n2")) {
-                if (taskRuns(dir, node) > 0 && !processesIn(node, TASK_CLIENT).isEmpty() && processesIn(node, APP_MASTER).isEmpty()) {
+            for (String node : hosts) {
+                if (taskRuns(dir, node) > 0 && !processesIn(node, TASK_CLIENT).isEmpty()
+                        && !(withoutAppMaster && !processesIn(node, APP_MASTER).isEmpty())) {
                     return node;
                 }
             }
-            assertTrue(System.currentTimeMillis() < deadline && testbed.listed(id),
-                    "no host but the master's ran a task without an application master: " + testbed.outputText(id));
-            Thread.sleep(100);
-        }
-    }
-
-    /** Waits until {@code node}'s pool has finished a task of job {@code id} and runs another. */
-    private static void awaitTaskInPool(long id, Path dir, String node) throws Exception {
-        long deadline = System.currentTimeMillis() + 240_000;
-        while (processesIn(node, TASK_CLIENT).isEmpty() || taskRuns(dir, node) == 0) {
-            assertTrue(System.currentTimeMillis() < deadline && testbed.listed(id),
-                    node + "'s pool never ran a task while another was in it: " + testbed.outputText(id));
+            assertTrue(System.currentTimeMillis() < deadline && testbed.listed(id), "no pool of " + hosts
+                    + " ran a task while another was in it" + (withoutAppMaster ? " and no application master on its host" : "")
+                    + ": " + testbed.outputText(id));
             Thread.sleep(100);
         }
     }
@@ -334,10 +324,10 @@ class SbatchAcrossHostsTest {
         return id;
     }
 
-    private static long startPageRank(Map<String, String> more) throws Exception {
+    private static long startPageRank(Map<String, String> more, String... sbatchOptions) throws Exception {
         Map<String, String> env = new LinkedHashMap<>(more);
         env.put("JVMREUSE_WORKLOAD", "pagerank");
-        return start(SBATCH, env);
+        return start(SBATCH, env, sbatchOptions);
     }
 
     private static void assertPageRankVerified(long id) throws Exception {
@@ -356,16 +346,14 @@ class SbatchAcrossHostsTest {
         return id;
     }
 
-    /** Submits {@code script} on all three hosts with {@code more} settings; returns the job id. */
-    private static long start(Path script, Map<String, String> more) throws Exception {
+    /** Submits {@code script} on all three hosts with {@code more} settings and {@code sbatchOptions}; returns the job id. */
+    private static long start(Path script, Map<String, String> more, String... sbatchOptions) throws Exception {
         Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
         env.putAll(more);
-        return testbed.submit(Files.readString(script), "-N", "3", export(env));
-    }
-
-    /** sbatch's option that gives the job {@code env} on top of the submitter's environment. */
-    private static String export(Map<String, String> env) {
-        return "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+        List<String> options = new java.util.ArrayList<>(List.of("-N", "3"));
+        options.addAll(List.of(sbatchOptions));
+        options.add("--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(",")));
+        return testbed.submit(Files.readString(script), options.toArray(String[]::new));
     }
 
     /**

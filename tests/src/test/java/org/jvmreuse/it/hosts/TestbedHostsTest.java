@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.it.Pool;
+import org.jvmreuse.it.slurm.SlurmTestbed;
 
 /**
  * Issue 29: the multi-host testbed (job-scripts/testbed/jvmreuse-hosts) makes real separate hosts
@@ -115,8 +116,8 @@ class TestbedHostsTest {
         do {
             pids = Pool.exec(List.of(HOSTS.toString(), "pids", "n2"), Map.of(), null, 10);
             assertEquals(0, pids.code(), pids.toString());
-        } while (pids.out().lines().noneMatch(p -> commandLine(p).equals("sleep 600 ")) && System.currentTimeMillis() < deadline);
-        assertTrue(pids.out().lines().anyMatch(p -> commandLine(p).equals("sleep 600 ")), "n2's sleep among its processes: " + pids.out());
+        } while (pids.out().lines().noneMatch(p -> SlurmTestbed.commandLine(Long.parseLong(p)).equals("sleep 600")) && System.currentTimeMillis() < deadline);
+        assertTrue(pids.out().lines().anyMatch(p -> SlurmTestbed.commandLine(Long.parseLong(p)).equals("sleep 600")), "n2's sleep among its processes: " + pids.out());
 
         assertEquals(0, Pool.exec(List.of(HOSTS.toString(), "link", "n2", "down"), Map.of(), null, 10).code());
         assertEquals("silent\n", in("n1", "bash", "-c", knock).out(), "a cut link lets nothing through");
@@ -136,14 +137,6 @@ class TestbedHostsTest {
         Pool.Result none = Pool.exec(List.of(HOSTS.toString(), "crash", "n9"), Map.of(), null, 10);
         assertEquals(1, none.code(), none.toString());
         assertTrue(none.err().contains("no host n9"), none.toString());
-    }
-
-    private static String commandLine(String pid) {
-        try {
-            return Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
-        } catch (java.io.IOException gone) {
-            return "";
-        }
     }
 
     private static Pool.Result awaitServing(String host) throws Exception {
