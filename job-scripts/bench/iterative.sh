@@ -60,9 +60,17 @@
 #                                          one reducer: more with uber or pooled-uber in MODES is refused)
 #   LARGE_REDUCERS     4                   --reducers of pagerank-large
 #   POOL_OPTS          ""                  more hadoop options of the pool runs, split at blanks
-#   NODEMANAGERS       2
+#   NODEMANAGERS       2                   (on one host; across hosts, one per host)
+#   HOSTS              1                   N > 1: the same comparison on a cluster across N separate
+#                                          hosts of this machine (needs root): an sbatch job on the
+#                                          multi-host testbed's Slurm, ResourceManager on n1, one
+#                                          NodeManager and one pool per host (lib/bench-hosts.sh);
+#                                          the last line then reads "iterative across N hosts: ..."
+#                                          without pooled-uber
+#   LINK_RATE          (none)              with HOSTS: every host's link shaped to it (tc tbf), e.g. 1gbit
 #   OUT_DIR            build/bench/iterative (relative to the repository)
-#   KEEP=1             keeps the cluster dir (${TMPDIR:-/tmp}/jvmreuse-bench-iterative.*) with its logs
+#   KEEP=1             keeps the cluster dir (${TMPDIR:-/tmp}/jvmreuse-bench-iterative.*, across hosts
+#                      /var/tmp/jvmreuse-bench-iterative.*) with its logs
 #
 # Example: WORKLOADS="pagerank kmeans" ITERATIONS="1 2" ROUNDS=1 WARMUP=0 GRAPH_NODES=2000 POINTS=5000 \
 #              job-scripts/bench/iterative.sh
@@ -155,7 +163,8 @@ bench_start=$EPOCHREALTIME
 log "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 bench_cluster_start --nodemanagers "$nodemanagers"
 log "cluster up after $(awk -v s="$bench_start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.0f s", e - s }')"
-nm_logs=("$dir"/logs/nodemanager*.log)
+bench_cluster_nm_logs
+if ((HOSTS > 1)); then nodemanagers=$HOSTS; fi
 
 # Inputs, generated once (deterministic: the same settings give the same bytes).
 mkdir -p "$dir/data"
@@ -227,7 +236,7 @@ run_one() {
     fi
     start=$EPOCHREALTIME
     rc=0
-    hadoop jar "$jar" "$cmd" "${opts[@]}" --input "$input" "${args[@]}" >"$runlog" 2>&1 || rc=$?
+    ${bench_client[@]+"${bench_client[@]}"} hadoop jar "$jar" "$cmd" "${opts[@]}" --input "$input" "${args[@]}" >"$runlog" 2>&1 || rc=$?
     end=$EPOCHREALTIME
     if ((rc != 0)); then
         log "ERROR: $label failed (status $rc); the end of its output:"
@@ -331,7 +340,7 @@ for w in $workloads; do
 done
 
 # The last line: pool/uber, pool/stock and pooled-uber/uber of pagerank and kmeans at the largest
-# iteration count run.
+# iteration count run (across hosts: pool/uber and pool/stock, as issue 29 asks).
 last_line() {
     local all="" w parts=()
     for w in pagerank kmeans; do
@@ -345,15 +354,23 @@ last_line() {
         uber=$(median "$w" "$n" uber total_ms)
         stock=$(median "$w" "$n" stock total_ms)
         pooled_uber=$(median "$w" "$n" pooled-uber total_ms)
-        parts+=("$w pool/uber $(ratio "$uber" "$pool") pool/stock $(ratio "$stock" "$pool") pooled-uber/uber $(ratio "$uber" "$pooled_uber")")
+        if ((HOSTS > 1)); then
+            parts+=("$w pool/uber $(ratio "$uber" "$pool") pool/stock $(ratio "$stock" "$pool")")
+        else
+            parts+=("$w pool/uber $(ratio "$uber" "$pool") pool/stock $(ratio "$stock" "$pool") pooled-uber/uber $(ratio "$uber" "$pooled_uber")")
+        fi
     done
-    printf 'iterative: %s iterations: %s; %s\n' "$n" "${parts[0]}" "${parts[1]}"
+    if ((HOSTS > 1)); then
+        printf 'iterative across %s hosts: %s iterations: %s; %s\n' "$HOSTS" "$n" "${parts[0]}" "${parts[1]}"
+    else
+        printf 'iterative: %s iterations: %s; %s\n' "$n" "${parts[0]}" "${parts[1]}"
+    fi
 }
 
 {
     read -r -a all_modes <<<"$modes"
-    printf '\nIterative jobs, %s: one cluster, %d NodeManagers; median of %d round(s), every result verified\n' \
-        "$(commas "${all_modes[*]}")" "$nodemanagers" "$rounds"
+    printf '\nIterative jobs, %s: one cluster, %d NodeManagers%s; median of %d round(s), every result verified\n' \
+        "$(commas "${all_modes[*]}")" "$nodemanagers" "$( ((HOSTS == 1)) || echo " on $HOSTS hosts${LINK_RATE:+ (links at $LINK_RATE)}")" "$rounds"
     inputs=()
     for w in $workloads; do
         case $w in

@@ -49,6 +49,13 @@
 #           machine) every 0.25 s, and the CPU seconds per thread name go to the log (largest first) and to
 #           OUT with -threads.csv for .csv. JOB_OPTS: more -D options for every sort (split on
 #           spaces), e.g. JOB_OPTS="-Djvmreuse.shuffle.window=8" to try MPI shuffle settings.
+#           HOSTS (default 1): N > 1 runs the same sorts on a cluster across N separate hosts of this
+#           machine (needs root; an sbatch job on the multi-host testbed's Slurm, ResourceManager on n1,
+#           one NodeManager and one pool per host: lib/bench-hosts.sh), where map outputs reach other
+#           hosts' reducers as MPI messages or over HTTP; the raw MPI ceiling is then measured between
+#           n1 and n2 (Open MPI), TRANSPORT defaults to 0 (the transport alone runs on one host) and the
+#           last line reads "shuffle across N hosts: ...". LINK_RATE (with HOSTS): every host's link
+#           shaped to it (tc tbf), e.g. 1gbit.
 #           TRANSPORT (default 1): after the sorts, with the cluster stopped, run
 #           mpi-shuffle-transport.sh (the transport alone, its defaults; its output goes to OUT with
 #           -transport.log for .csv, and its result lines to the log). It first waits up to SETTLE
@@ -88,7 +95,7 @@ nodemanagers=${NODEMANAGERS:-2}
 mpi_shuffle=${MPI_SHUFFLE:-1}
 job_timeout=${JOB_TIMEOUT:-3600}
 thread_cpu=${THREAD_CPU:-0}
-transport=${TRANSPORT:-1}
+transport=${TRANSPORT:-$( ((${HOSTS:-1} > 1)) && echo 0 || echo 1)}
 settle=${SETTLE:-120}
 read -r -a job_opts <<<"${JOB_OPTS:-}"
 out_csv=${OUT:-$repo/build/bench/terasort-shuffle.csv}
@@ -221,10 +228,17 @@ mkdir -p "$(dirname "$out_csv")"
 # MpiBandwidth under its own mpirun, 2 ranks: 1 MiB messages, non-blocking, the best of 3 timed
 # runs (interference only lowers a reading); prints MB/s, its output goes to $dir/mpi-bandwidth-$1.log.
 mpi_bandwidth() {
-    local output
+    local output cmd
     jvmreuse_mpi_program_command 2 "$BENCH_JAR" org.jvmreuse.bench.mpi.MpiBandwidth --size 1048576 --mode nonblocking --repeat 3 ||
         die "cannot build the MpiBandwidth command"
-    if ! output=$("${JVMREUSE_MPI_PROGRAM_CMD[@]}" 2>&1); then
+    cmd=("${JVMREUSE_MPI_PROGRAM_CMD[@]}")
+    if ((HOSTS > 1)); then
+        # Between n1 and n2, launched from n1 with the testbed's agent (Open MPI's settings).
+        # shellcheck disable=SC2016 # expanded by that bash
+        cmd=("${bench_client[@]}" bash -c 'eval "$("$0" mpi-env)" && exec "$@"' "$repo/job-scripts/testbed/jvmreuse-hosts"
+            "${cmd[0]}" -host "n1,n2" "${cmd[@]:1}")
+    fi
+    if ! output=$("${cmd[@]}" 2>&1); then
         printf '%s\n' "$output" | tail -n 20 >&2
         die "MpiBandwidth failed: ${JVMREUSE_MPI_PROGRAM_CMD[*]}"
     fi
@@ -238,7 +252,7 @@ ceiling=0 ceiling_loads=
 mpi_ceiling() {
     local when=$1 load mbps
     load=$(cut -d ' ' -f 1 /proc/loadavg)
-    log "raw MPI bandwidth $when the jobs (MpiBandwidth, 1 MiB, non-blocking, 2 ranks; load average $load)"
+    log "raw MPI bandwidth $when the jobs (MpiBandwidth, 1 MiB, non-blocking, 2 ranks$( ((HOSTS == 1)) || echo ' on n1 and n2'); load average $load)"
     mbps=$(mpi_bandwidth "$when")
     [[ $mbps =~ ^[0-9.]+$ ]] || die "no bandwidth line in MpiBandwidth's output ($dir/mpi-bandwidth-$when.log)"
     log "raw MPI bandwidth $when the jobs: $mbps MB/s"
@@ -250,16 +264,20 @@ mpi_ceiling() {
 # --- the cluster and the jobs ----------------------------------------------------------------
 
 bench_cluster_start "${cluster_opts[@]}"
-jhs_port=$(sed -n 's/^PORT_jhs_web=//p' "$dir/cluster.env")
-[[ $jhs_port =~ ^[0-9]+$ ]] || die "no JobHistory web port in $dir/cluster.env"
-jhs=http://127.0.0.1:$jhs_port/ws/v1/history/mapreduce
+if ((HOSTS > 1)); then
+    jhs=$JVMREUSE_JHS_WEB/ws/v1/history/mapreduce
+else
+    jhs_port=$(sed -n 's/^PORT_jhs_web=//p' "$dir/cluster.env")
+    [[ $jhs_port =~ ^[0-9]+$ ]] || die "no JobHistory web port in $dir/cluster.env"
+    jhs=http://127.0.0.1:$jhs_port/ws/v1/history/mapreduce
+fi
 mkdir -p "$dir/data" "$dir/jobs"
 
 # Runs `hadoop jar examples ARGS...` with its output in $dir/jobs/$1.log; prints the job id.
 run_example() {
     local name=$1 log=$dir/jobs/$1.log job
     shift
-    if ! timeout "$job_timeout" hadoop jar "$examples" "$@" >"$log" 2>&1; then
+    if ! timeout "$job_timeout" ${bench_client[@]+"${bench_client[@]}"} hadoop jar "$examples" "$@" >"$log" 2>&1; then
         log "ERROR: $name failed or took more than JOB_TIMEOUT=$job_timeout s; the end of its output ($log):"
         tail -n 30 "$log" >&2
         exit 1
@@ -273,7 +291,7 @@ run_example() {
 # (it finds a job once the AppMaster has written its history file: seconds after the client).
 jhs_get() {
     local tries=0
-    until curl -sf -H 'Accept: application/json' "$jhs/$1" -o "$2"; do
+    until ${bench_client[@]+"${bench_client[@]}"} curl -sf -H 'Accept: application/json' "$jhs/$1" -o "$2"; do
         if ((++tries > 60)); then
             die "the JobHistoryServer did not answer $jhs/$1 within 60 s"
         fi
@@ -567,5 +585,5 @@ printf 'mpi/http shuffle+merge %s (1 fetcher) %s (5 fetchers); job total %s %s\n
 printf 'cpu mpi/http, means of the rounds instead of medians: %s (1 fetcher) %s (5 fetchers)\n' \
     "$(cpu_ratio 1 mean)" "$(cpu_ratio 5 mean)"
 [[ $transport_mbps == n/a ]] || transport_mbps+=" MB/s"
-printf 'shuffle: mpi/http phase %s (1 fetcher) %s (5 fetchers); cpu mpi/http %s %s; transport %s\n' \
-    "$(csv_ratio 1 7)" "$(csv_ratio 5 7)" "$(cpu_ratio 1)" "$(cpu_ratio 5)" "$transport_mbps"
+printf 'shuffle%s: mpi/http phase %s (1 fetcher) %s (5 fetchers); cpu mpi/http %s %s; transport %s\n' \
+    "$( ((HOSTS == 1)) || echo " across $HOSTS hosts")" "$(csv_ratio 1 7)" "$(csv_ratio 5 7)" "$(cpu_ratio 1)" "$(cpu_ratio 5)" "$transport_mbps"
