@@ -39,6 +39,7 @@ class SbatchAcrossHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
     private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
     private static final Path TERASORT = Pool.REPO.resolve("job-scripts/sbatch/terasort-compare.sbatch");
+    private static final Path PJSUB = Pool.REPO.resolve("job-scripts/pjsub/jvmreuse-hadoop.pjsub");
     private static final List<String> NODES = List.of("n1", "n2", "n3");
     private static SlurmTestbed testbed;
     private static final String MPI_SHUFFLE = "org.jvmreuse.shuffle.reduce.MpiShuffle";
@@ -115,6 +116,64 @@ class SbatchAcrossHostsTest {
     void stockPageRankAcrossTheHostsMatchesTheReference() throws Exception {
         long id = run(Map.of("JVMREUSE_POOL", "0", "JVMREUSE_PAGERANK_NODES", "1000", "JVMREUSE_ITERATIONS", "1"));
         assertFalse(Files.exists(testbed.jobs.resolve("jvmreuse-" + id + "/run/master/pids/pools.pid")), "stock mode started pools");
+    }
+
+    /**
+     * The PJM job script across the hosts, with PJM's environment on top of the Slurm allocation (no
+     * PJM can be installed here; Fujitsu's mpiexec is Open MPI's mpirun, which starts its daemons on
+     * the other hosts with srun, as it would through PJM's own agent): the node names come from one
+     * rank per node, the pools and the NodeManager agents are ranks of mpiexec launches, each on its
+     * own host and address, every pool serves, and K-means matches the reference.
+     */
+    @Test
+    void pjmScriptAcrossTheHostsPutsAPoolAndANodeManagerOnEachHost() throws Exception {
+        Path bin = testbed.jobs.resolve("pjm-bin");
+        Files.createDirectories(bin);
+        Path mpiexec = bin.resolve("mpiexec");
+        // Two launches run at once (the pools and the agents): the second srun step needs --overlap.
+        Files.writeString(mpiexec, """
+                #!/bin/bash
+                root=()
+                if [[ $EUID -eq 0 ]]; then root=(--allow-run-as-root); fi
+                export SLURM_OVERLAP=1
+                exec mpirun "${root[@]}" --oversubscribe "$@"
+                """);
+        assertTrue(mpiexec.toFile().setExecutable(true));
+        Path workdir = testbed.jobs.resolve("pjm-work");
+        Files.createDirectories(workdir);
+        String script = """
+                #!/bin/bash
+                set -euo pipefail
+                export PATH=%s:$PATH
+                export PJM_O_WORKDIR=%s PJM_JOBID=$((SLURM_JOB_ID + 7000)) PJM_NODE=3 PJM_MPI_PROC=3
+                export JVMREUSE_MPIEXEC_OPTS='--map-by ppr:@PER_NODE@:node'
+                unset SLURM_JOB_NODELIST
+                cd "$PJM_O_WORKDIR"
+                exec bash %s
+                """.formatted(bin, workdir, PJSUB);
+        Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
+        env.putAll(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_WORKLOAD", "kmeans", "JVMREUSE_KMEANS_POINTS", "2000",
+                "JVMREUSE_KMEANS_K", "3", "JVMREUSE_KMEANS_DIMENSIONS", "2", "JVMREUSE_ITERATIONS", "1"));
+        long id = testbed.submit(script, "-N", "3",
+                "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(",")));
+        testbed.awaitGone(id, 300_000);
+        String out = testbed.outputText(id);
+        assertEquals("COMPLETED", testbed.state(id), out);
+        assertTrue(out.contains("(pjm): 3 nodes (n1 n2 n3), master n1"), out);
+        assertTrue(out.contains("NodeManagers listen on (JVMREUSE_BIND_ADDR=auto): n1 10.77.0.1,n2 10.77.0.2,n3 10.77.0.3"), out);
+        assertTrue(out.contains("started the NodeManager agents as one rank per node: mpiexec"), out);
+        assertTrue(out.contains("verify-kmeans passed"), out);
+        Path dir = workdir.resolve("jvmreuse-" + (id + 7000));
+        for (int i = 1; i <= 3; i++) {
+            String node = "n" + i;
+            assertEquals(node, read(dir.resolve("run/nodes/" + node + "/pids/nodemanager.host")).trim());
+            assertTrue(read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log")).contains("ContainerManager started at /10.77.0." + i + ":"),
+                    node + " NodeManager not on its address");
+            assertTrue(read(dir.resolve("run/nodes/" + node + "/pool.state")).startsWith("serving"), "pool of " + node + " did not serve");
+            String manager = read(dir.resolve("logs/nodes/" + node + "/pool-logs/manager-" + (i - 1) + ".log"));
+            assertTrue(manager.contains(" on " + node + ", pool " + (i - 1)), "pool " + (i - 1) + " is not on " + node + ": " + manager);
+        }
+        assertNoJobProcesses(id);
     }
 
     /**
