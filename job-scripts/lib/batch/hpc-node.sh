@@ -19,8 +19,8 @@ set -euo pipefail
 work=${1:?usage: hpc-node.sh WORK_DIR [NODE_INDEX]}
 index=${2:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=core.sh
-source "$here/core.sh"
+# shellcheck source=job-scripts/lib/core/core.sh
+source "$here/../core/core.sh"
 # shellcheck source=/dev/null
 source "$work/job.env"
 

@@ -2,9 +2,10 @@
 #
 # slurm-testbed.sh -- a real Slurm cluster on this one machine, for tests of sbatch job scripts:
 # a private munged, one slurmctld and N slurmd ("nodes" n1..nN, all on this host, each with its
-# own port, spool, log and TmpFS). Sourced by bin/jvmreuse-slurm-testbed and by test scripts; the
-# caller uses `set -euo pipefail`. Needs Debian's slurm-wlm and munge (installed with apt when
-# missing and running as root). See docs/slurm-testbed.md.
+# own port, spool, log and TmpFS). A test fixture, apart from the product (it borrows lib/core's
+# processes.sh and ports.sh). Sourced by job-scripts/testbed/jvmreuse-slurm-testbed and by test
+# scripts; the caller uses `set -euo pipefail`. Needs Debian's slurm-wlm and munge (installed with
+# apt when missing and running as root). See docs/slurm-testbed.md.
 #
 #   jvmreuse_slurm_init             defaults; JVMREUSE_SLURM_DIR made absolute
 #   jvmreuse_slurm_start            installs what is missing, writes the config, starts munged,
@@ -30,7 +31,7 @@
 #   D/pids/<daemon>.pid   the PIDs of munged, slurmctld and slurmd-nX
 #   D/testbed.env         the settings and ports of the running testbed (read by stop and status)
 #
-# Settings (environment; bin/jvmreuse-slurm-testbed sets them from its options):
+# Settings (environment; testbed/jvmreuse-slurm-testbed sets them from its options):
 #   JVMREUSE_SLURM_DIR          the testbed dir D (default /tmp/jvmreuse-slurm-$EUID)
 #   JVMREUSE_SLURM_NODES        nodes (default 3)
 #   JVMREUSE_SLURM_CPUS         CPUs per node (default: this host's, nproc)
@@ -52,10 +53,10 @@ _jvmreuse_slurm_log() { jvmreuse_log jvmreuse-slurm-testbed "$@"; }
 JVMREUSE_SLURM_COMMANDS=(munged munge unmunge slurmctld slurmd sinfo squeue sbatch srun scancel scontrol)
 JVMREUSE_SLURM_PACKAGES=(slurm-wlm munge libpmix2)
 
-# shellcheck source=job-scripts/lib/processes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
-# shellcheck source=job-scripts/lib/ports.sh
-source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
+# shellcheck source=job-scripts/lib/core/processes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/core/processes.sh"
+# shellcheck source=job-scripts/lib/core/ports.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/core/ports.sh"
 
 # Whether PID $1 is a running process of this testbed (its environment names D).
 _jvmreuse_slurm_owns() {
@@ -99,7 +100,7 @@ jvmreuse_slurm_init() {
 
 # The multi-host testbed's tool (job-scripts/testbed/jvmreuse-hosts).
 _jvmreuse_slurm_hosts_tool() {
-    printf '%s' "$(cd "$(dirname "${BASH_SOURCE[0]}")/../testbed" && pwd)/jvmreuse-hosts"
+    printf '%s' "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/jvmreuse-hosts"
 }
 
 # On the testbed's hosts: each node nK must be a running host (jvmreuse-hosts start --hosts N),

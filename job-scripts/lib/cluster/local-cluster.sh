@@ -81,8 +81,8 @@
 # instead of waiting forever), no virtual-memory check. Everything listens on 127.0.0.1 except
 # the ShuffleHandler, which Hadoop 2.2 binds to 0.0.0.0.
 
-# shellcheck source=core.sh
-source "$(dirname "${BASH_SOURCE[0]}")/core.sh"
+# shellcheck source=job-scripts/lib/core/core.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../core/core.sh"
 
 _jvmreuse_cluster_log() { jvmreuse_log jvmreuse-cluster "$@"; }
 
@@ -188,7 +188,7 @@ _jvmreuse_cluster_pick_ports() {
 # ---------------------------------------------------------------------------------------------
 # Configuration files
 
-# The values of the configuration templates (lib/hadoop-conf.sh) for this cluster: every daemon
+# The values of the configuration templates (core/hadoop-conf.sh) for this cluster: every daemon
 # listens on 127.0.0.1; one DataNode (HDFS) reads D/conf, so its properties go there too.
 _jvmreuse_cluster_conf_values() {
     local d=$JVMREUSE_CLUSTER_DIR fs=file:/// am_opts name

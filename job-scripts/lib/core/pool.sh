@@ -4,7 +4,7 @@
 # several pools per node (JVMREUSE_POOLS), all of them ranks of ONE mpirun (one MPI world).
 # "mpirun" is the MPIRUN of the MPI env file: Open MPI's mpirun or MPICH's Hydra mpiexec, each
 # with the options that keep a launch alive when a slot dies or retires (docs/mpi.md, "Launchers").
-# Sourced by the job scripts and by bin/jvmreuse-pool; the caller uses `set -euo pipefail`.
+# Sourced by core.sh (so by every deployment), bin/jvmreuse-pool and bench/*; the caller uses `set -euo pipefail`.
 #
 #   jvmreuse_load_build <repo>      sets POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT and,
 #                                   from the MPI env file (JVMREUSE_MPI_ENV, default build/mpi.env,
@@ -82,7 +82,10 @@
 
 _jvmreuse_log() { jvmreuse_log jvmreuse-pool "$@"; }
 
-# shellcheck source=job-scripts/lib/processes.sh
+# lib/core, where exec-jvm is (an absolute path without the ../ of the sourcing script's way here).
+JVMREUSE_CORE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# shellcheck source=job-scripts/lib/core/processes.sh
 source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
 
 jvmreuse_load_build() {
@@ -222,7 +225,7 @@ jvmreuse_mpi_program_command() {
         fi
         JVMREUSE_MPI_PROGRAM_CMD+=(--oversubscribe --stdin none -np "$np")
     fi
-    JVMREUSE_MPI_PROGRAM_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java"
+    JVMREUSE_MPI_PROGRAM_CMD+=("$JVMREUSE_CORE_DIR/exec-jvm" "$java"
         "${JVMREUSE_MPI_JVM_ARGS[@]}" -cp "$cp:$POOL_JAR$JVMREUSE_MPI_CLASSPATH" "$@")
 }
 
@@ -436,7 +439,7 @@ jvmreuse_pool_command() {
             JVMREUSE_POOL_CMD+=(-disable-auto-cleanup -ppn "$per_node" -n $((per_node * nodes)))
             ;;
     esac
-    JVMREUSE_POOL_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm" --manager-heap "${JVMREUSE_MANAGER_HEAP:-128m}" "$per_pool")
+    JVMREUSE_POOL_CMD+=("$JVMREUSE_CORE_DIR/exec-jvm" --manager-heap "${JVMREUSE_MANAGER_HEAP:-128m}" "$per_pool")
     if [[ $kind == hydra ]]; then
         # exec-jvm --hydra: the JVM ignores the SIGUSR1 that Hydra sends when a rank dies;
         # jvmreuse.mpi.finalize=false: MPICH's MPI_Finalize waits for all ranks (a retiring slot

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 #
 # processes.sh -- liveness, /proc and stopping by PID, for the libraries that start daemons (pool.sh,
-# local-cluster.sh, slurm-testbed.sh, hpc-job.sh, hpc-node.sh). Sourced; callers use `set -euo pipefail`.
+# cluster/local-cluster.sh, batch/hpc-job.sh, batch/hpc-node.sh, and the Slurm testbed's
+# job-scripts/testbed/lib/slurm-testbed.sh). Sourced; callers use `set -euo pipefail`.
 #
 #   _jvmreuse_alive PID                  whether PID runs (an exited, unreaped zombie does not:
 #                                        this machine's init reaps reparented children late)
@@ -15,7 +16,7 @@
 #   jvmreuse_protected_pids              " PID PID ... ": this shell, its ancestors and $$, which a
 #                                        search for leftover processes must never end
 
-# shellcheck source=job-scripts/lib/log.sh
+# shellcheck source=job-scripts/lib/core/log.sh
 source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
 
 _jvmreuse_alive() {
