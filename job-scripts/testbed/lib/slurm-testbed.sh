@@ -542,70 +542,34 @@ _jvmreuse_slurm_cancel_jobs() {
     done
 }
 
-# The PIDs of the testbed's leftover processes, found in /proc (never by name): processes with
-# JVMREUSE_SLURM_TESTBED=D in their environment (daemons, slurmstepd), job processes (SLURM_JOB_ID
-# and this testbed's SLURM_CLUSTER_NAME in their environment, including those a job left behind
-# with setsid/nohup/&), processes whose command line names a path in D, and processes without a
-# terminal whose working directory is in D. Never this shell, its ancestors or its session.
-jvmreuse_slurm_leftovers() {
-    local d=$JVMREUSE_SLURM_DIR f pid mysid sid tty cwd a args=() skip candidates=" "
+# What marks the testbed's leftover processes (processes.sh's jvmreuse_leftovers, every user's):
+# JVMREUSE_SLURM_TESTBED=D in the environment (daemons, slurmstepd), job processes (SLURM_JOB_ID
+# and this testbed's SLURM_CLUSTER_NAME in the environment, including those a job left behind
+# with setsid/nohup/&), a command line that names a path in D, and, without a terminal, a
+# working directory in D. Sets JVMREUSE_SLURM_MARKS.
+_jvmreuse_slurm_marks() {
+    local d=$JVMREUSE_SLURM_DIR
     _jvmreuse_slurm_read_env
-    mysid=$(jvmreuse_stat_field "$BASHPID" sid || echo 0)
-    skip=$(jvmreuse_protected_pids)
-    # Environment marks (grep -z reads each NUL-separated entry as a line).
-    while IFS= read -r f; do
-        pid=${f#/proc/}
-        pid=${pid%/environ}
-        candidates+="$pid "
-    done < <(grep -lzxF "JVMREUSE_SLURM_TESTBED=$d" /proc/[0-9]*/environ 2>/dev/null || true)
-    while IFS= read -r f; do
-        if grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null; then
-            pid=${f#/proc/}
-            pid=${pid%/environ}
-            candidates+="$pid "
-        fi
-    done < <(grep -lzxF "SLURM_CLUSTER_NAME=$TESTBED_CLUSTER" /proc/[0-9]*/environ 2>/dev/null || true)
-    # Command lines naming D or a path in it.
-    while IFS= read -r f; do
-        pid=${f#/proc/}
-        pid=${pid%/cmdline}
-        mapfile -d '' args 2>/dev/null <"$f" || continue
-        for a in ${args[@]+"${args[@]}"}; do
-            if [[ $a == "$d" || $a == "$d"/* || $a == *[=:]"$d" || $a == *[=:]"$d"/* ]]; then
-                candidates+="$pid "
-                break
-            fi
-        done
-    done < <(grep -lzF "$d" /proc/[0-9]*/cmdline 2>/dev/null || true)
-    # Working directories in D, for processes without a controlling terminal.
-    while IFS=$'\t' read -r f cwd; do
-        if [[ $cwd == "$d" || $cwd == "$d"/* ]]; then
-            pid=${f#/proc/}
-            pid=${pid%/cwd}
-            tty=$(jvmreuse_stat_field "$pid" tty) || continue
-            if [[ $tty == 0 ]]; then
-                candidates+="$pid "
-            fi
-        fi
-    done < <(find /proc/[0-9]*/cwd -maxdepth 0 -printf '%p\t%l\n' 2>/dev/null || true)
-    for pid in $candidates; do
-        [[ $skip != *" $pid "* ]] || continue
-        _jvmreuse_alive "$pid" || continue
-        sid=$(jvmreuse_stat_field "$pid" sid) || continue
-        [[ $sid != "$mysid" ]] || continue
-        printf '%s\n' "$pid"
-    done | sort -un
+    JVMREUSE_SLURM_MARKS=(--any-user "env:JVMREUSE_SLURM_TESTBED=$d"
+        "env+SLURM_JOB_ID:SLURM_CLUSTER_NAME=$TESTBED_CLUSTER" "arg:$d" "cwd-notty:$d")
 }
 
-# Ends the testbed's leftover processes by PID: SIGTERM, up to 3 s, then SIGKILL.
+# The PIDs of the testbed's leftover processes, found in /proc (never by name); never this shell,
+# its ancestors or its session.
+jvmreuse_slurm_leftovers() {
+    _jvmreuse_slurm_marks
+    jvmreuse_leftovers "${JVMREUSE_SLURM_MARKS[@]}"
+}
+
+# Ends the testbed's leftover processes by PID: SIGTERM, up to 3 s, then SIGKILL; fails if any
+# is still there.
 _jvmreuse_slurm_sweep() {
     local pids=()
-    mapfile -t pids < <(jvmreuse_slurm_leftovers)
-    ((${#pids[@]} > 0)) || return 0
-    _jvmreuse_slurm_log "ending leftover processes of $JVMREUSE_SLURM_DIR: pid ${pids[*]}"
-    jvmreuse_terminate 3 _jvmreuse_slurm_log "${pids[@]}"
+    _jvmreuse_slurm_marks
+    jvmreuse_sweep 3 _jvmreuse_slurm_log "$JVMREUSE_SLURM_DIR" "${JVMREUSE_SLURM_MARKS[@]}"
+    ((${#JVMREUSE_SWEPT[@]} > 0)) || return 0
     sleep 0.2
-    mapfile -t pids < <(jvmreuse_slurm_leftovers)
+    mapfile -t pids < <(jvmreuse_leftovers "${JVMREUSE_SLURM_MARKS[@]}")
     if ((${#pids[@]} > 0)); then
         _jvmreuse_slurm_log "ERROR: processes of $JVMREUSE_SLURM_DIR survived SIGKILL: pid ${pids[*]}"
         return 1
