@@ -18,10 +18,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 root=$(cd "$here/.." && pwd -P)
-# shellcheck source=lib/setup-mpi.sh
-. "$here/lib/setup-mpi.sh"
-# shellcheck source=lib/setup-build.sh
-. "$here/lib/setup-build.sh"
+# shellcheck source=lib/setup/mpi.sh
+. "$here/lib/setup/mpi.sh"
+# shellcheck source=lib/setup/build.sh
+. "$here/lib/setup/build.sh"
 
 step() { printf '[setup] %s\n' "$*"; }
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -104,7 +104,7 @@ have_jdk() {
     [[ -n "$m" && "$m" -ge 17 ]]
 }
 
-# Every command the scripts call (jvmreuse_missing_tools, lib/setup-build.sh): installed as root with
+# Every command the scripts call (jvmreuse_missing_tools, lib/setup/build.sh): installed as root with
 # apt-get, else named with the package that provides it.
 check_tools() {
     local missing tools=() deb=() rhel=() tool d r

@@ -6,7 +6,7 @@
 #           default the cluster is ready while its slots still warm up, and that first job shows
 #           whether it pays for it; then the cluster is stopped
 #   sbatch  (SBATCH=1) job-scripts/sbatch/jvmreuse-hadoop.sbatch with its defaults on the Slurm
-#           testbed (SLURM_NODES nodes; bin/jvmreuse-slurm-testbed, started here if it does not
+#           testbed (SLURM_NODES nodes; testbed/jvmreuse-slurm-testbed, started here if it does not
 #           run and stopped again), PageRank of GRAPH_NODES nodes for ITERATIONS iterations, results
 #           verified by the job, JVMREUSE_POOL=0 and 1 interleaved; time from the allocation's start
 #           (scontrol's StartTime) to the job's end (EndTime), one-second resolution
@@ -63,7 +63,7 @@ cleanup() {
         rm -rf "$cluster_dir"
     fi
     if [[ -n $testbed_dir ]]; then
-        "$repo/job-scripts/bin/jvmreuse-slurm-testbed" stop --dir "$testbed_dir" >/dev/null 2>&1 || true
+        "$repo/job-scripts/testbed/jvmreuse-slurm-testbed" stop --dir "$testbed_dir" >/dev/null 2>&1 || true
     fi
 }
 trap cleanup EXIT
@@ -133,11 +133,11 @@ done
 
 : >"$out/sbatch.csv"
 if ((sbatch)); then
-    if ! command -v sbatch >/dev/null || ! "$repo/job-scripts/bin/jvmreuse-slurm-testbed" status >/dev/null 2>&1; then
+    if ! command -v sbatch >/dev/null || ! "$repo/job-scripts/testbed/jvmreuse-slurm-testbed" status >/dev/null 2>&1; then
         testbed_dir=$(mktemp -d "${TMPDIR:-/tmp}/jvmreuse-bench-slurm.XXXXXX")
-        "$repo/job-scripts/bin/jvmreuse-slurm-testbed" start --dir "$testbed_dir" --nodes "$slurm_nodes" >"$out/testbed.log" 2>&1 ||
+        "$repo/job-scripts/testbed/jvmreuse-slurm-testbed" start --dir "$testbed_dir" --nodes "$slurm_nodes" >"$out/testbed.log" 2>&1 ||
             { tail -n 20 "$out/testbed.log" >&2; die "the Slurm testbed did not start"; }
-        eval "$("$repo/job-scripts/bin/jvmreuse-slurm-testbed" env --dir "$testbed_dir")"
+        eval "$("$repo/job-scripts/testbed/jvmreuse-slurm-testbed" env --dir "$testbed_dir")"
     fi
     mkdir -p "$out/jobs"
     for ((round = 1; round <= rounds; round++)); do

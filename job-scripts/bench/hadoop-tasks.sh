@@ -23,8 +23,8 @@ rounds=${ROUNDS:-3}
 maps=${MAPS:-20}
 nodemanagers=${NODEMANAGERS:-2}
 examples=$repo/hadoop-patch/target/hadoop/lib/hadoop-mapreduce-examples-2.2.0.jar
-# shellcheck source=job-scripts/lib/bench-cluster.sh
-source "$repo/job-scripts/lib/bench-cluster.sh"
+# shellcheck source=job-scripts/lib/bench/cluster.sh
+source "$repo/job-scripts/lib/bench/cluster.sh"
 
 log() { printf '[hadoop-tasks] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }

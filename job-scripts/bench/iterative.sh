@@ -80,8 +80,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-# shellcheck source=job-scripts/lib/bench-cluster.sh
-source "$repo/job-scripts/lib/bench-cluster.sh"
+# shellcheck source=job-scripts/lib/bench/cluster.sh
+source "$repo/job-scripts/lib/bench/cluster.sh"
 workloads=${WORKLOADS:-pagerank kmeans pagerank-large}
 modes=${MODES:-stock uber pool pooled-uber}
 pr_iterations=${ITERATIONS:-1 2 4 8}

@@ -19,10 +19,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-# shellcheck source=job-scripts/lib/pool.sh
-source "$repo/job-scripts/lib/pool.sh"
-# shellcheck source=job-scripts/lib/bench-pools.sh
-source "$repo/job-scripts/lib/bench-pools.sh"
+# shellcheck source=job-scripts/lib/core/pool.sh
+source "$repo/job-scripts/lib/core/pool.sh"
+# shellcheck source=job-scripts/lib/bench/pools.sh
+source "$repo/job-scripts/lib/bench/pools.sh"
 
 runs=${RUNS:-15}
 warmup=${WARMUP:-3}

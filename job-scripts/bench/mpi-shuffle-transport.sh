@@ -32,10 +32,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-# shellcheck source=job-scripts/lib/pool.sh
-source "$repo/job-scripts/lib/pool.sh"
-# shellcheck source=job-scripts/lib/bench-pools.sh
-source "$repo/job-scripts/lib/bench-pools.sh"
+# shellcheck source=job-scripts/lib/core/pool.sh
+source "$repo/job-scripts/lib/core/pool.sh"
+# shellcheck source=job-scripts/lib/bench/pools.sh
+source "$repo/job-scripts/lib/bench/pools.sh"
 size=${SIZE:-536870912}
 repeat=${REPEAT:-3}
 rounds=${ROUNDS:-3}

@@ -78,10 +78,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-# shellcheck source=job-scripts/lib/pool.sh
-source "$repo/job-scripts/lib/pool.sh"
-# shellcheck source=job-scripts/lib/bench-cluster.sh
-source "$repo/job-scripts/lib/bench-cluster.sh"
+# shellcheck source=job-scripts/lib/core/pool.sh
+source "$repo/job-scripts/lib/core/pool.sh"
+# shellcheck source=job-scripts/lib/bench/cluster.sh
+source "$repo/job-scripts/lib/bench/cluster.sh"
 
 size_spec=${SIZE:-1G}
 read -r -a variants <<<"${VARIANTS:-http mpi-blocking mpi-concurrent}"

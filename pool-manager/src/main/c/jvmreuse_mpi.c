@@ -88,7 +88,7 @@ JNIEXPORT jint JNICALL Java_org_jvmreuse_pool_mpi_NativeMpi_nInitThread(JNIEnv *
     /*
      * MPICH's Hydra, launched with -disable-auto-cleanup, tells the ranks of a node that one of
      * them died with SIGUSR1, and MPICH's MPI_Init installs a handler that takes it as a fatal
-     * failure (the JVM aborts). The pool handles a dead slot itself: job-scripts/lib/exec-jvm
+     * failure (the JVM aborts). The pool handles a dead slot itself: job-scripts/lib/core/exec-jvm
      * asks for SIGUSR1 to be ignored from here on (docs/mpi.md, "Launchers").
      */
     const char *ignore = getenv("JVMREUSE_MPI_IGNORE_SIGUSR1");

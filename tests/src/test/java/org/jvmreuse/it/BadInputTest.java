@@ -54,7 +54,7 @@ class BadInputTest extends OneSlotPoolTest {
     }
 
     /**
-     * The manager runs no user code: its heap is its own (job-scripts/lib/pool.sh, 128m), not a
+     * The manager runs no user code: its heap is its own (job-scripts/lib/core/pool.sh, 128m), not a
      * slot's, so a flood of malformed requests cannot grow it to a slot's size (10,000 of them
      * took a manager with a slot's 1g heap from 81 MB to 213 MB resident).
      */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * checks and no apt-get, dnf, java or mvn, so it can neither install nor build.
  */
 class SetupToolCheckTest {
-    /** The commands of lib/setup-build.sh's tool list but curl, and dirname (setup.sh's first line). */
+    /** The commands of lib/setup/build.sh's tool list but curl, and dirname (setup.sh's first line). */
     private static final List<String> PRESENT = List.of("awk", "sed", "grep", "find", "tar", "ps", "hostname", "getent",
             "timeout", "mktemp", "nproc", "readlink", "stat", "dirname");
 

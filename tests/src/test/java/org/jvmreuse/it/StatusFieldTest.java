@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The scripts' reader of {@code jvmreuse status --json} (jvmreuse_status_field in
- * job-scripts/lib/pool.sh) agrees with a real JSON parser on every top-level scalar, whatever the
+ * job-scripts/lib/core/pool.sh) agrees with a real JSON parser on every top-level scalar, whatever the
  * strings hold, and finds nothing inside strings or nested objects.
  */
 class StatusFieldTest {
@@ -43,7 +43,7 @@ class StatusFieldTest {
     /** What jvmreuse_status_field prints for each of {@code keys} ("<absent>" when it finds none). */
     static List<String> read(String json, List<String> keys) throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", "-c", READ_ALL,
-                Pool.REPO.resolve("job-scripts/lib/pool.sh").toString(), json));
+                Pool.REPO.resolve("job-scripts/lib/core/pool.sh").toString(), json));
         command.addAll(keys);
         Pool.Result result = Pool.exec(command, Map.of(), null, 30);
         assertEquals(0, result.code(), result.toString());

@@ -29,11 +29,11 @@ import org.jvmreuse.pool.mpi.MpiBackends;
  * where MBps (the median) and best are in 10^6 bytes per second, then a table. Run it as
  * {@code mpirun -np 2 .../exec-jvm java <the backend's options, see pool.sh> -cp <benchmarks
  * jar>:<pool jar> org.jvmreuse.bench.mpi.MpiBandwidth [--size BYTES[k|m]] [--mode MODE|all]
- * [--seconds S] [--window N] [--repeat N]} (job-scripts/lib/pool.sh's
+ * [--seconds S] [--window N] [--repeat N]} (job-scripts/lib/core/pool.sh's
  * {@code jvmreuse_mpi_program_command} builds that command). It uses the pool jar's public MPI
  * API only, on the class path: no pool module, no agent. Without {@code --size} it measures 64 KiB, 256 KiB, 1 MiB and 4 MiB;
  * without {@code --mode}, both modes. (mpirun rewrites the arguments of a program named
- * {@code java}; job-scripts/lib/exec-jvm avoids that.)
+ * {@code java}; job-scripts/lib/core/exec-jvm avoids that.)
  */
 public final class MpiBandwidth {
     private static final int TAG_DATA = 1;

@@ -29,7 +29,7 @@ final class HadoopRuns {
     }
 
     /**
-     * A run with an MRAppMaster's options as the cluster gives them (job-scripts/lib/hadoop-env.sh):
+     * A run with an MRAppMaster's options as the cluster gives them (job-scripts/lib/core/hadoop-env.sh):
      * java.lang opened, which Guice's cglib needs for the AM's web app on Java 9+; tasks get none.
      */
     static InProcessRun ofAppMaster(Class<?> program, String... args) {

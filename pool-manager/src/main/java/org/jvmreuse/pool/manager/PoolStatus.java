@@ -74,7 +74,7 @@ final class PoolStatus {
     /**
      * The same facts as {@link #lines} as one compact JSON object, for scripts. The layout is
      * fixed (docs/protocol.md): every top-level number and string comes before the first array
-     * or object, so that a reader of scalars (job-scripts/lib/pool.sh) can stop there.
+     * or object, so that a reader of scalars (job-scripts/lib/core/pool.sh) can stop there.
      */
     String json(Now now) {
         return new Json().put("pool", topology.poolIndex()).put("slots_total", slots.size())

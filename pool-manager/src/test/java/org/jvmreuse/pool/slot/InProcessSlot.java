@@ -43,7 +43,7 @@ import org.jvmreuse.pool.service.MpiServicePort;
  * pool, client or warm-up runs.
  *
  * <p>One per JVM, made on first use: the agent's exit and thread-start hooks take one listener per
- * process. The JVM needs what a pool JVM gets from its command line (job-scripts/lib/pool.sh): the
+ * process. The JVM needs what a pool JVM gets from its command line (job-scripts/lib/core/pool.sh): the
  * boot jar on the boot class path ({@code -Xbootclasspath/a:pool-manager-*-boot.jar}) and
  * {@code -Djvmreuse.native=.../libjvmreuse.so}; and {@code -Djdk.attach.allowAttachSelf=true} for
  * the agent ({@link InProcessAgent}). The agent opens the JDK packages the pool's code needs to

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class SlurmAcrossHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
-    private static final Path SLURM = Pool.REPO.resolve("job-scripts/bin/jvmreuse-slurm-testbed");
+    private static final Path SLURM = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-slurm-testbed");
 
     private Path dir;
 

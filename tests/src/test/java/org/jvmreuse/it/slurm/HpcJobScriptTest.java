@@ -21,7 +21,7 @@ import org.jvmreuse.it.Pool.Result;
 import org.jvmreuse.it.hadoop.JobJars;
 
 /**
- * The batch job scripts of job-scripts/sbatch and job-scripts/pjsub (library job-scripts/lib/hpc-job.sh)
+ * The batch job scripts of job-scripts/sbatch and job-scripts/pjsub (library job-scripts/lib/batch/hpc-job.sh)
  * on the real one-machine Slurm testbed (3 emulated nodes n1..n3 on this host): a PageRank with
  * JVM Reuse pools on 3 nodes and a stock K-means on 2 nodes are checked against the in-memory
  * references; a terasort comparison on 3 nodes (stock HTTP shuffle against the MPI shuffle between
@@ -36,7 +36,7 @@ class HpcJobScriptTest {
     private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
     private static final Path TERASORT = Pool.REPO.resolve("job-scripts/sbatch/terasort-compare.sbatch");
     private static final Path PJSUB = Pool.REPO.resolve("job-scripts/pjsub/jvmreuse-hadoop.pjsub");
-    private static final Path LIB = Pool.REPO.resolve("job-scripts/lib/hpc-job.sh");
+    private static final Path LIB = Pool.REPO.resolve("job-scripts/lib/batch/hpc-job.sh");
     /** Interactive mode's job time limit (s): start-up plus the other shell's check fit before its margin. */
     private static final int INTERACTIVE_WALLTIME = 140;
     private static SlurmTestbed testbed;

@@ -17,7 +17,7 @@ import org.jvmreuse.it.Pool.Result;
 
 /**
  * A real Slurm cluster on this machine for a test (private munged, slurmctld and N slurmd
- * "nodes" n1..nN), brought up and torn down with job-scripts/bin/jvmreuse-slurm-testbed in a
+ * "nodes" n1..nN), brought up and torn down with job-scripts/testbed/jvmreuse-slurm-testbed in a
  * fresh directory; jobs are submitted with the real sbatch and watched with squeue and scontrol
  * (no accounting, so no sacct). Closing it stops the testbed and fails if any process of the
  * testbed or its jobs is left.
@@ -32,7 +32,7 @@ public final class SlurmTestbed implements AutoCloseable {
             "JVMREUSE_WARMUP_MAIN", "none",
             "JVMREUSE_STOP_TIMEOUT", "5");
 
-    static final Path CLI = Pool.REPO.resolve("job-scripts/bin/jvmreuse-slurm-testbed");
+    static final Path CLI = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-slurm-testbed");
     private static final Pattern JOB_STATE = Pattern.compile("\\bJobState=(\\S+)");
     private static final Pattern EXIT_CODE = Pattern.compile("\\bExitCode=(\\S+)");
 

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 #
-# bench-pools.sh -- pools, one per MPI backend, that a benchmark compares on, shared by
-# job-scripts/bench/jvm-startup.sh and mpi-shuffle-transport.sh (sourced after lib/pool.sh):
+# lib/bench/pools.sh -- pools, one per MPI backend, that a benchmark compares on, shared by
+# job-scripts/bench/jvm-startup.sh and mpi-shuffle-transport.sh (sourced after lib/core/pool.sh):
 #   bench_pools_dir NAME     a new dir ${TMPDIR:-/tmp}/jvmreuse-bench-NAME.XXXXXX in `work`; on exit
 #                            every pool started in it is stopped and the dir removed
 #   bench_pools_start verbose|quiet

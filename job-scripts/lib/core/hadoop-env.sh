@@ -1,7 +1,7 @@
 # shellcheck shell=bash source-path=SCRIPTDIR disable=SC2034 # sets globals (JVMREUSE_*) for its callers
 #
 # hadoop-env.sh -- what every Hadoop deployment of ours needs, the one-machine cluster
-# (local-cluster.sh) and HPC jobs (hpc-job.sh) alike. Sourced.
+# (cluster/local-cluster.sh) and HPC jobs (batch/hpc-job.sh) alike. Sourced (through core.sh).
 #
 #   jvmreuse_hadoop_locate REPO   the build's Hadoop jars, hadoop-patch and mpi-shuffle jars
 #   jvmreuse_java_home            the JDK (JVMREUSE_CLUSTER_JAVA, JAVA_HOME, java on PATH); Java 23+ refused
@@ -12,7 +12,7 @@
 #   jvmreuse_write_clients DIR    DIR/env.sh and the hadoop/yarn/mapred/hdfs wrappers in DIR/bin
 #   jvmreuse_warmup               what each slot runs before it serves
 
-# shellcheck source=log.sh
+# shellcheck source=job-scripts/lib/core/log.sh
 source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
 
 _jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }

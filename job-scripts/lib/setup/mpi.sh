@@ -1,8 +1,7 @@
 # shellcheck shell=bash
 #
-# setup-mpi.sh -- make Open MPI's Java bindings (mpi.jar + libmpi_java.so) available.
-#
-# Source this file, then call:
+# lib/setup/mpi.sh -- make Open MPI's Java bindings (mpi.jar + libmpi_java.so) available; the MPI
+# env files. Set-up, not the product: sourced by job-scripts/setup.sh. Source this file, then call:
 #     jvmreuse_provision_mpi_java <repo-root>
 #
 # On success it writes <repo-root>/build/mpi-java.env (only rewritten when its content changes):
@@ -26,8 +25,8 @@
 # JVMREUSE_M2_REPO (local Maven repository, default from ~/.m2/settings.xml or ~/.m2/repository),
 # JVMREUSE_MPI_JAVA_OPTIONAL=1 (the caller has another backend: problems are notes, not errors).
 
-# shellcheck source=job-scripts/lib/log.sh
-source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
+# shellcheck source=job-scripts/lib/core/log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../core/log.sh"
 
 _jvmreuse_mpi_log() { jvmreuse_log mpi-java "$@"; }
 _jvmreuse_mpi_err() {
@@ -368,7 +367,7 @@ jvmreuse_provision_mpi_java() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# The MPI env files the scripts read (job-scripts/lib/pool.sh, jvmreuse_load_mpi_env):
+# The MPI env files the scripts read (job-scripts/lib/core/pool.sh, jvmreuse_load_mpi_env):
 #     build/mpi.env     the site's MPI (the one on PATH, after a silent `module load openmpi`
 #                       when there is none), written by jvmreuse_write_mpi_env
 #     build/mpich.env   MPICH, with the native backend built against it (setup.sh --with-mpich),

@@ -8,11 +8,11 @@
 # Settings
 
 # Finds the repository (the job script is usually run from a copy in the scheduler's spool):
-# JVMREUSE_HOME, else the submit/work dir or the script's dir if they hold job-scripts/lib.
+# JVMREUSE_HOME, else the submit/work dir or the script's dir if they hold job-scripts/lib/batch/hpc-job.sh.
 _hpc_find_repo() {
     local c
-    for c in "${JVMREUSE_HOME:-}" "$HPC_LIB/../.." "${SLURM_SUBMIT_DIR:-}" "${PJM_O_WORKDIR:-}" "$PWD"; do
-        if [[ -n $c && -f $c/job-scripts/lib/hpc-job.sh && -f $c/job-scripts/conf/jvmreuse-job.conf ]]; then
+    for c in "${JVMREUSE_HOME:-}" "$HPC_LIB/../../.." "${SLURM_SUBMIT_DIR:-}" "${PJM_O_WORKDIR:-}" "$PWD"; do
+        if [[ -n $c && -f $c/job-scripts/lib/batch/hpc-job.sh && -f $c/job-scripts/conf/jvmreuse-job.conf ]]; then
             (cd "$c" && pwd -P)
             return 0
         fi

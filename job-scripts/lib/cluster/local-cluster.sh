@@ -81,8 +81,8 @@
 # instead of waiting forever), no virtual-memory check. Everything listens on 127.0.0.1 except
 # the ShuffleHandler, which Hadoop 2.2 binds to 0.0.0.0.
 
-# shellcheck source=core.sh
-source "$(dirname "${BASH_SOURCE[0]}")/core.sh"
+# shellcheck source=job-scripts/lib/core/core.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../core/core.sh"
 
 _jvmreuse_cluster_log() { jvmreuse_log jvmreuse-cluster "$@"; }
 
@@ -188,7 +188,7 @@ _jvmreuse_cluster_pick_ports() {
 # ---------------------------------------------------------------------------------------------
 # Configuration files
 
-# The values of the configuration templates (lib/hadoop-conf.sh) for this cluster: every daemon
+# The values of the configuration templates (core/hadoop-conf.sh) for this cluster: every daemon
 # listens on 127.0.0.1; one DataNode (HDFS) reads D/conf, so its properties go there too.
 _jvmreuse_cluster_conf_values() {
     local d=$JVMREUSE_CLUSTER_DIR fs=file:/// am_opts name
@@ -597,47 +597,18 @@ _jvmreuse_cluster_stop_pools() {
     done
 }
 
-# The PIDs of leftover processes of the cluster: this user's processes whose command line names a
-# path in D, or whose working directory is in a NodeManager's dirs (task containers: YARN starts
-# them with setsid, and a NodeManager killed hard leaves them behind). Never this shell, its
-# ancestors, or processes in its session (the caller, its pipeline, its terminal).
-_jvmreuse_cluster_leftovers() {
-    local d=$JVMREUSE_CLUSTER_DIR proc pid cmdline cwd mysid sid skip
-    mysid=$(jvmreuse_stat_field "$BASHPID" sid || echo 0)
-    skip=$(jvmreuse_protected_pids)
-    for proc in /proc/[0-9]*; do
-        pid=${proc#/proc/}
-        [[ $skip != *" $pid "* ]] || continue
-        [[ -O $proc ]] || continue
-        _jvmreuse_alive "$pid" || continue
-        sid=$(jvmreuse_stat_field "$pid" sid) || continue
-        [[ $sid != "$mysid" ]] || continue
-        cmdline=$(tr '\0' ' ' 2>/dev/null <"$proc/cmdline") || continue
-        cwd=$(readlink "$proc/cwd" 2>/dev/null || true)
-        if [[ " $cmdline" == *"$d/"* || " $cmdline " == *[\ =:]"$d "* || $cwd == "$d"/nm[0-9]*/* ]]; then
-            printf '%s\n' "$pid"
-        fi
-    done
-}
-
-# Ends the leftover processes of the cluster by PID: SIGTERM, up to 3 s, SIGKILL.
+# Ends the leftover processes of the cluster by PID (SIGTERM, up to 3 s, SIGKILL): this user's
+# processes whose command line names D or a path in it, or whose working directory is in a
+# NodeManager's dirs (task containers: YARN starts them with setsid, and a NodeManager killed
+# hard leaves them behind). Never this shell, its ancestors, or processes in its session (the
+# caller, its pipeline, its terminal): processes.sh's jvmreuse_sweep.
 _jvmreuse_cluster_sweep() {
-    local pids=() pid waited=0
-    mapfile -t pids < <(_jvmreuse_cluster_leftovers)
-    ((${#pids[@]} > 0)) || return 0
-    _jvmreuse_cluster_log "ending leftover processes of $JVMREUSE_CLUSTER_DIR: pid ${pids[*]}"
-    kill -TERM "${pids[@]}" 2>/dev/null || true
-    while ((waited < 30)); do
-        for pid in "${pids[@]}"; do
-            if _jvmreuse_alive "$pid"; then
-                sleep 0.1
-                waited=$((waited + 1))
-                continue 2
-            fi
-        done
-        return 0
+    local d=$JVMREUSE_CLUSTER_DIR nm marks=()
+    marks=("arg:$d")
+    for nm in "$d"/nm[0-9]*; do
+        [[ ! -d $nm ]] || marks+=("cwd:$nm")
     done
-    kill -KILL "${pids[@]}" 2>/dev/null || true
+    jvmreuse_sweep 3 _jvmreuse_cluster_log "$d" "${marks[@]}"
 }
 
 # Stops everything of the cluster in JVMREUSE_CLUSTER_DIR by PID: NodeManagers first, then the

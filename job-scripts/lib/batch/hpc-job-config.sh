@@ -94,7 +94,7 @@ _hpc_node_local_dir() {
 # ---------------------------------------------------------------------------------------------
 # Configuration from the templates in job-scripts/conf
 
-# Values for the templates (lib/hadoop-conf.sh) shared by every node.
+# Values for the templates (core/hadoop-conf.sh) shared by every node.
 _hpc_template_values() {
     local fs=file:/// app_cp am_opts
     if [[ $JVMREUSE_HDFS == 1 ]]; then

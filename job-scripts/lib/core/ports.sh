@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 #
-# ports.sh -- TCP ports on this host, for the libraries that start daemons (local-cluster.sh,
-# slurm-testbed.sh, hpc-job.sh). Sourced; callers use `set -euo pipefail`.
+# ports.sh -- TCP ports on this host, for the libraries that start daemons (cluster/local-cluster.sh,
+# batch/hpc-job.sh, and the Slurm testbed's job-scripts/testbed/lib/slurm-testbed.sh). Sourced;
+# callers use `set -euo pipefail`.
 #
 #   jvmreuse_port_busy PORT              whether something uses PORT (listening, connected, TIME_WAIT)
 #   jvmreuse_port_open PORT              whether 127.0.0.1:PORT accepts connections

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 #
 # hadoop-conf.sh -- the one writer of Hadoop's configuration files, for the one-machine cluster
-# (local-cluster.sh) and HPC jobs (hpc-job.sh): it renders the templates in job-scripts/conf/*.xml.in
+# (cluster/local-cluster.sh) and HPC jobs (batch/hpc-job.sh): it renders the templates in job-scripts/conf/*.xml.in
 # with the values its caller puts in the associative array JVMREUSE_CONF (placeholder name ->
 # value), then appends the user's extra properties. Sourced; callers use `set -euo pipefail`.
 #
@@ -32,11 +32,11 @@
 #                                 wins in Hadoop, so these replace the templates' values. Values
 #                                 cannot hold white space (use an override template for those)
 
-JVMREUSE_CONF_TEMPLATES=${JVMREUSE_CONF_TEMPLATES:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../conf" && pwd)}
+JVMREUSE_CONF_TEMPLATES=${JVMREUSE_CONF_TEMPLATES:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../conf" && pwd)}
 # The files that take extra properties, and so the *_EXTRA variables.
 _jvmreuse_conf_sites=(core-site yarn-site mapred-site hdfs-site capacity-scheduler)
 
-# shellcheck source=job-scripts/lib/log.sh
+# shellcheck source=job-scripts/lib/core/log.sh
 source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
 
 _jvmreuse_conf_error() { jvmreuse_log jvmreuse-conf "ERROR: $*"; }

@@ -100,16 +100,17 @@ _hpc_start_master() {
 
 # Builds HPC_POOL_CMD: ONE launch of all pools, SLOTS+1 consecutive ranks per node
 # (--ranks-per-pool), pool i = node i of the node list, socket <socket dir>/pool<i>.sock. No
-# spare ranks: the batch request holds SLOTS+1 ranks per node.
+# spare ranks: the batch request holds SLOTS+1 ranks per node. The command is the launcher of
+# JVMREUSE_POOL_LAUNCHER (pool.sh's mpirun, srun, or the mpiexec command) for the launch's
+# shape, then the program every rank runs (pool.sh's jvmreuse_pool_program).
 _hpc_pool_command() {
-    local per=$((HPC_SLOTS + 1)) k tail=() nodes=$HPC_N pools=1 per_node
+    local per=$((HPC_SLOTS + 1)) nodes=$HPC_N pools=1 per_node launcher=()
     JVMREUSE_POOL_EXTRA_ARGS=(--ranks-per-pool "$per")
     if ((HPC_SHARED_HOST == 1)); then
         # All pools on the master's host, one launch (pool.sh adds --ranks-per-pool itself).
         nodes=1 pools=$HPC_N
         JVMREUSE_POOL_EXTRA_ARGS=()
     fi
-    per_node=$((per * pools))
     if [[ $JVMREUSE_MPI_SHUFFLE == 1 ]]; then
         JVMREUSE_POOL_EXTRA_ARGS+=(--service org.jvmreuse.shuffle.server.ShuffleManager
             --service-cp "$JVMREUSE_MPI_SHUFFLE_JAR:$JVMREUSE_HADOOP_LIB/*"
@@ -120,29 +121,26 @@ _hpc_pool_command() {
         JVMREUSE_NODES=$nodes JVMREUSE_POOLS=$pools JVMREUSE_SLOTS=$HPC_SLOTS JVMREUSE_SPARES=0 JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
         JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN \
         JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-5} \
-        JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} jvmreuse_pool_command || _hpc_die "cannot build the pool launch command"
-    HPC_POOL_CMD=("${JVMREUSE_POOL_CMD[@]}")
-    if [[ $JVMREUSE_POOL_LAUNCHER != mpirun ]]; then
-        # The program part (exec-jvm java ... PoolMain ...) under another launcher.
-        for k in "${!JVMREUSE_POOL_CMD[@]}"; do
-            if [[ ${JVMREUSE_POOL_CMD[k]} == */exec-jvm ]]; then
-                tail=("${JVMREUSE_POOL_CMD[@]:k}")
-                break
-            fi
-        done
-        ((${#tail[@]} > 0)) || _hpc_die "cannot find the program in the pool command: ${JVMREUSE_POOL_CMD[*]}"
-        if [[ $JVMREUSE_POOL_LAUNCHER == srun ]]; then
-            HPC_POOL_CMD=(srun --overlap --mpi=pmix --overcommit --kill-on-bad-exit=0 -N "$nodes" -n "$((per_node * nodes))"
+        JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} jvmreuse_pool_program || _hpc_die "cannot build the pool launch command"
+    per_node=$JVMREUSE_POOL_RANKS_PER_NODE
+    case $JVMREUSE_POOL_LAUNCHER in
+        mpirun)
+            MPIRUN=$HPC_MPIRUN jvmreuse_pool_mpirun
+            launcher=("${JVMREUSE_POOL_MPIRUN[@]}")
+            ;;
+        srun)
+            launcher=(srun --overlap --mpi=pmix --overcommit --kill-on-bad-exit=0 -N "$nodes" -n "$((per_node * nodes))"
                 --ntasks-per-node="$per_node")
             if ((HPC_SHARED_HOST == 1)); then
-                HPC_POOL_CMD+=(-w "$HPC_MASTER")
+                launcher+=(-w "$HPC_MASTER")
             fi
-            HPC_POOL_CMD+=("${tail[@]}")
-        else
+            ;;
+        *)
             _hpc_mpiexec_cmd "$per_node" "$nodes"
-            HPC_POOL_CMD=("${HPC_MPIEXEC_CMD[@]}" "${tail[@]}")
-        fi
-    fi
+            launcher=("${HPC_MPIEXEC_CMD[@]}")
+            ;;
+    esac
+    HPC_POOL_CMD=("${launcher[@]}" "${JVMREUSE_POOL_PROGRAM[@]}")
 }
 
 _hpc_start_pools() {

@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # the lists are read by the files that source this one
 #
 # defaults.sh -- the one list of default settings, read by every entry point that runs Hadoop:
-# the one-machine cluster (local-cluster.sh, bin/jvmreuse-cluster) and HPC jobs (hpc-job.sh,
-# whose conf/jvmreuse-job.conf only documents them). Sourced. Each list holds NAME=default words.
+# the one-machine cluster (cluster/local-cluster.sh, bin/jvmreuse-cluster) and HPC jobs
+# (batch/hpc-job.sh, whose conf/jvmreuse-job.conf only documents them). Sourced. Each list holds NAME=default words.
 #
 #   JVMREUSE_DEFAULTS          settings both share, with the same default
 #   JVMREUSE_CLUSTER_DEFAULTS  the cluster's own settings, and the ones whose default differs

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 #
-# bench-cluster.sh -- the one-machine cluster a benchmark compares on, shared by
+# lib/bench/cluster.sh -- the one-machine cluster a benchmark compares on, shared by
 # job-scripts/bench/*.sh (sourced; the script has `repo`, `log` and `die`):
 #   bench_cluster_dir NAME   a new dir ${TMPDIR:-/tmp}/jvmreuse-bench-NAME.XXXXXX in `dir`; on exit the
 #                            cluster in it is stopped and the dir removed (kept, and said so, with KEEP=1)

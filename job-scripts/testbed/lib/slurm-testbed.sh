@@ -2,9 +2,10 @@
 #
 # slurm-testbed.sh -- a real Slurm cluster on this one machine, for tests of sbatch job scripts:
 # a private munged, one slurmctld and N slurmd ("nodes" n1..nN, all on this host, each with its
-# own port, spool, log and TmpFS). Sourced by bin/jvmreuse-slurm-testbed and by test scripts; the
-# caller uses `set -euo pipefail`. Needs Debian's slurm-wlm and munge (installed with apt when
-# missing and running as root). See docs/slurm-testbed.md.
+# own port, spool, log and TmpFS). A test fixture, apart from the product (it borrows lib/core's
+# processes.sh and ports.sh). Sourced by job-scripts/testbed/jvmreuse-slurm-testbed and by test
+# scripts; the caller uses `set -euo pipefail`. Needs Debian's slurm-wlm and munge (installed with
+# apt when missing and running as root). See docs/slurm-testbed.md.
 #
 #   jvmreuse_slurm_init             defaults; JVMREUSE_SLURM_DIR made absolute
 #   jvmreuse_slurm_start            installs what is missing, writes the config, starts munged,
@@ -30,7 +31,7 @@
 #   D/pids/<daemon>.pid   the PIDs of munged, slurmctld and slurmd-nX
 #   D/testbed.env         the settings and ports of the running testbed (read by stop and status)
 #
-# Settings (environment; bin/jvmreuse-slurm-testbed sets them from its options):
+# Settings (environment; testbed/jvmreuse-slurm-testbed sets them from its options):
 #   JVMREUSE_SLURM_DIR          the testbed dir D (default /tmp/jvmreuse-slurm-$EUID)
 #   JVMREUSE_SLURM_NODES        nodes (default 3)
 #   JVMREUSE_SLURM_CPUS         CPUs per node (default: this host's, nproc)
@@ -52,10 +53,10 @@ _jvmreuse_slurm_log() { jvmreuse_log jvmreuse-slurm-testbed "$@"; }
 JVMREUSE_SLURM_COMMANDS=(munged munge unmunge slurmctld slurmd sinfo squeue sbatch srun scancel scontrol)
 JVMREUSE_SLURM_PACKAGES=(slurm-wlm munge libpmix2)
 
-# shellcheck source=job-scripts/lib/processes.sh
-source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
-# shellcheck source=job-scripts/lib/ports.sh
-source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
+# shellcheck source=job-scripts/lib/core/processes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/core/processes.sh"
+# shellcheck source=job-scripts/lib/core/ports.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/core/ports.sh"
 
 # Whether PID $1 is a running process of this testbed (its environment names D).
 _jvmreuse_slurm_owns() {
@@ -99,7 +100,7 @@ jvmreuse_slurm_init() {
 
 # The multi-host testbed's tool (job-scripts/testbed/jvmreuse-hosts).
 _jvmreuse_slurm_hosts_tool() {
-    printf '%s' "$(cd "$(dirname "${BASH_SOURCE[0]}")/../testbed" && pwd)/jvmreuse-hosts"
+    printf '%s' "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/jvmreuse-hosts"
 }
 
 # On the testbed's hosts: each node nK must be a running host (jvmreuse-hosts start --hosts N),
@@ -541,70 +542,34 @@ _jvmreuse_slurm_cancel_jobs() {
     done
 }
 
-# The PIDs of the testbed's leftover processes, found in /proc (never by name): processes with
-# JVMREUSE_SLURM_TESTBED=D in their environment (daemons, slurmstepd), job processes (SLURM_JOB_ID
-# and this testbed's SLURM_CLUSTER_NAME in their environment, including those a job left behind
-# with setsid/nohup/&), processes whose command line names a path in D, and processes without a
-# terminal whose working directory is in D. Never this shell, its ancestors or its session.
-jvmreuse_slurm_leftovers() {
-    local d=$JVMREUSE_SLURM_DIR f pid mysid sid tty cwd a args=() skip candidates=" "
+# What marks the testbed's leftover processes (processes.sh's jvmreuse_leftovers, every user's):
+# JVMREUSE_SLURM_TESTBED=D in the environment (daemons, slurmstepd), job processes (SLURM_JOB_ID
+# and this testbed's SLURM_CLUSTER_NAME in the environment, including those a job left behind
+# with setsid/nohup/&), a command line that names a path in D, and, without a terminal, a
+# working directory in D. Sets JVMREUSE_SLURM_MARKS.
+_jvmreuse_slurm_marks() {
+    local d=$JVMREUSE_SLURM_DIR
     _jvmreuse_slurm_read_env
-    mysid=$(jvmreuse_stat_field "$BASHPID" sid || echo 0)
-    skip=$(jvmreuse_protected_pids)
-    # Environment marks (grep -z reads each NUL-separated entry as a line).
-    while IFS= read -r f; do
-        pid=${f#/proc/}
-        pid=${pid%/environ}
-        candidates+="$pid "
-    done < <(grep -lzxF "JVMREUSE_SLURM_TESTBED=$d" /proc/[0-9]*/environ 2>/dev/null || true)
-    while IFS= read -r f; do
-        if grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null; then
-            pid=${f#/proc/}
-            pid=${pid%/environ}
-            candidates+="$pid "
-        fi
-    done < <(grep -lzxF "SLURM_CLUSTER_NAME=$TESTBED_CLUSTER" /proc/[0-9]*/environ 2>/dev/null || true)
-    # Command lines naming D or a path in it.
-    while IFS= read -r f; do
-        pid=${f#/proc/}
-        pid=${pid%/cmdline}
-        mapfile -d '' args 2>/dev/null <"$f" || continue
-        for a in ${args[@]+"${args[@]}"}; do
-            if [[ $a == "$d" || $a == "$d"/* || $a == *[=:]"$d" || $a == *[=:]"$d"/* ]]; then
-                candidates+="$pid "
-                break
-            fi
-        done
-    done < <(grep -lzF "$d" /proc/[0-9]*/cmdline 2>/dev/null || true)
-    # Working directories in D, for processes without a controlling terminal.
-    while IFS=$'\t' read -r f cwd; do
-        if [[ $cwd == "$d" || $cwd == "$d"/* ]]; then
-            pid=${f#/proc/}
-            pid=${pid%/cwd}
-            tty=$(jvmreuse_stat_field "$pid" tty) || continue
-            if [[ $tty == 0 ]]; then
-                candidates+="$pid "
-            fi
-        fi
-    done < <(find /proc/[0-9]*/cwd -maxdepth 0 -printf '%p\t%l\n' 2>/dev/null || true)
-    for pid in $candidates; do
-        [[ $skip != *" $pid "* ]] || continue
-        _jvmreuse_alive "$pid" || continue
-        sid=$(jvmreuse_stat_field "$pid" sid) || continue
-        [[ $sid != "$mysid" ]] || continue
-        printf '%s\n' "$pid"
-    done | sort -un
+    JVMREUSE_SLURM_MARKS=(--any-user "env:JVMREUSE_SLURM_TESTBED=$d"
+        "env+SLURM_JOB_ID:SLURM_CLUSTER_NAME=$TESTBED_CLUSTER" "arg:$d" "cwd-notty:$d")
 }
 
-# Ends the testbed's leftover processes by PID: SIGTERM, up to 3 s, then SIGKILL.
+# The PIDs of the testbed's leftover processes, found in /proc (never by name); never this shell,
+# its ancestors or its session.
+jvmreuse_slurm_leftovers() {
+    _jvmreuse_slurm_marks
+    jvmreuse_leftovers "${JVMREUSE_SLURM_MARKS[@]}"
+}
+
+# Ends the testbed's leftover processes by PID: SIGTERM, up to 3 s, then SIGKILL; fails if any
+# is still there.
 _jvmreuse_slurm_sweep() {
     local pids=()
-    mapfile -t pids < <(jvmreuse_slurm_leftovers)
-    ((${#pids[@]} > 0)) || return 0
-    _jvmreuse_slurm_log "ending leftover processes of $JVMREUSE_SLURM_DIR: pid ${pids[*]}"
-    jvmreuse_terminate 3 _jvmreuse_slurm_log "${pids[@]}"
+    _jvmreuse_slurm_marks
+    jvmreuse_sweep 3 _jvmreuse_slurm_log "$JVMREUSE_SLURM_DIR" "${JVMREUSE_SLURM_MARKS[@]}"
+    ((${#JVMREUSE_SWEPT[@]} > 0)) || return 0
     sleep 0.2
-    mapfile -t pids < <(jvmreuse_slurm_leftovers)
+    mapfile -t pids < <(jvmreuse_leftovers "${JVMREUSE_SLURM_MARKS[@]}")
     if ((${#pids[@]} > 0)); then
         _jvmreuse_slurm_log "ERROR: processes of $JVMREUSE_SLURM_DIR survived SIGKILL: pid ${pids[*]}"
         return 1

@@ -9,21 +9,22 @@
 #                               collect logs, timings and pictures, and stop everything by PID
 #                               (also on scancel/pjdel, errors and before the time limit)
 #
-# The per-node agent (NodeManager, optionally DataNode) is job-scripts/lib/hpc-node.sh, started on
+# The per-node agent (NodeManager, optionally DataNode) is job-scripts/lib/batch/hpc-node.sh, started on
 # every node with `srun --overlap -N1 -n1 -w NODE` (Slurm) or as the ranks of one MPI launch with
 # one rank per node (PJM, where there is no ssh or srun between nodes). Settings: see
 # job-scripts/conf/jvmreuse-job.conf and docs/job-scripts.md. The caller uses `set -euo pipefail`.
 #
 # The phases live in hpc-job-{settings,nodes,config,start,modes,workloads,teardown}.sh (one file
-# each, sourced below; docs/job-scripts.md "Layout of job-scripts/lib"); the core they share is
-# defaults.sh, hadoop-env.sh, hadoop-conf.sh, hadoop-daemons.sh, pool.sh, ports.sh, processes.sh.
+# each, beside this file in lib/batch, sourced below; docs/job-scripts.md "Layout of
+# job-scripts/lib"); the core they share is lib/core (core.sh: defaults.sh, hadoop-env.sh,
+# hadoop-conf.sh, hadoop-daemons.sh, pool.sh, ports.sh, processes.sh).
 #
 # Nodes are named after the allocation's node list (SLURMD_NODENAME-like names), never after
 # `hostname`: several "nodes" may share one host (the Slurm testbed), so per-node dirs, ports and
 # pool sockets are all per node name / node index.
 
-# shellcheck source=core.sh
-source "$(dirname "${BASH_SOURCE[0]}")/core.sh"
+# shellcheck source=job-scripts/lib/core/core.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../core/core.sh"
 # The phases, one file each (checked on their own by shellcheck).
 for _hpc_part in settings nodes config start modes workloads teardown; do
     # shellcheck source=/dev/null

@@ -7,36 +7,15 @@
 # ---------------------------------------------------------------------------------------------
 # Stopping
 
-# Processes of this job on this host that are left: their environment names this job (the
-# scheduler's job id, or JVMREUSE_JOB_WORK=<work dir>); not this shell, its ancestors or its
-# session. One grep over all /proc/*/environ.
-_hpc_leftovers() {
-    local f pid mysid skip patterns=(-e "JVMREUSE_JOB_WORK=$HPC_WORK")
+# What marks this job's processes on this host (processes.sh's jvmreuse_leftovers and
+# jvmreuse_sweep): their environment names this job, by the scheduler's job id or by
+# JVMREUSE_JOB_WORK=<work dir>. Sets HPC_MARKS.
+_hpc_marks() {
+    HPC_MARKS=("env:JVMREUSE_JOB_WORK=$HPC_WORK")
     case $HPC_SCHED in
-        slurm) patterns+=(-e "SLURM_JOB_ID=$HPC_JOB_ID") ;;
-        pjm) patterns+=(-e "PJM_JOBID=$HPC_JOB_ID") ;;
+        slurm) HPC_MARKS+=("env:SLURM_JOB_ID=$HPC_JOB_ID") ;;
+        pjm) HPC_MARKS+=("env:PJM_JOBID=$HPC_JOB_ID") ;;
     esac
-    mysid=$(jvmreuse_stat_field $$ sid || echo 0)
-    skip=$(jvmreuse_protected_pids)
-    while IFS= read -r f; do
-        pid=${f#/proc/}
-        pid=${pid%/environ}
-        [[ $pid =~ ^[0-9]+$ && $skip != *" $pid "* && -O /proc/$pid ]] || continue
-        _jvmreuse_alive "$pid" || continue
-        [[ $(jvmreuse_stat_field "$pid" sid) != "$mysid" ]] || continue
-        printf '%s\n' "$pid"
-    done < <(grep -lzxF "${patterns[@]}" /proc/[0-9]*/environ 2>/dev/null || true)
-}
-
-# PIDs in pid files $@ that are alive.
-_hpc_pids_of() {
-    local f pid
-    for f in "$@"; do
-        [[ -f $f ]] || continue
-        pid=$(cat "$f" 2>/dev/null || true)
-        [[ $pid =~ ^[0-9]+$ ]] && _jvmreuse_alive "$pid" && printf '%s\n' "$pid"
-    done
-    return 0
 }
 
 # NodeManager/DataNode PIDs of nodes that run on this host (their pid file says so).
@@ -45,19 +24,23 @@ _hpc_local_node_pids() {
     host=$(uname -n)
     for f in "$HPC_WORK"/nodes/*/pids/*.pid; do
         [[ -f $f && $(cat "${f%.pid}.host" 2>/dev/null) == "$host" ]] || continue
-        _hpc_pids_of "$f"
+        jvmreuse_live_pids "$f"
     done
 }
 
 # Stops everything the job started, by PID. Graceful after a normal run (agents stop their
 # NodeManagers, then RM/JHS, then the pools); fast after a signal or the time limit (everything
-# at once, SIGKILL after 3 s: scancel gives only KillWait seconds). Then ends leftover job processes.
+# at once, SIGKILL after 3 s: scancel gives only KillWait seconds). Then ends leftover job processes
+# (jvmreuse_sweep, not this shell, its ancestors or its session): with proctrack/linuxproc,
+# processes that left the job's process tree (task containers started with setsid) would
+# otherwise survive the job.
 _hpc_teardown() {
-    local status=$? pids=() limit t0 leftovers=()
+    local status=$? pids=() limit t0
     trap '' INT TERM
     [[ -n ${HPC_WORK:-} && -d ${HPC_WORK:-/nonexistent}/master ]] || return "$status"
     [[ -z ${HPC_TORN_DOWN:-} ]] || return "$status"
     HPC_TORN_DOWN=1
+    _hpc_marks
     _hpc_mode_post_hook "$status" || status=$?
     t0=$(date +%s)
     touch "$HPC_WORK/stop" 2>/dev/null || true
@@ -70,8 +53,8 @@ _hpc_teardown() {
         mapfile -t pids < <(
             [[ -z ${HPC_CHILD:-} ]] || { _jvmreuse_alive "$HPC_CHILD" && printf '%s\n' "$HPC_CHILD"; }
             _hpc_local_node_pids
-            _hpc_pids_of "$HPC_WORK"/master/pids/*.pid
-            _hpc_leftovers
+            jvmreuse_live_pids "$HPC_WORK"/master/pids/*.pid
+            jvmreuse_leftovers "${HPC_MARKS[@]}"
         )
         jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
     else
@@ -80,7 +63,7 @@ _hpc_teardown() {
             jvmreuse_terminate 3 _hpc_log "$HPC_CHILD"
         fi
         # The agents see <work>/stop within a second and stop their daemons.
-        mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/agent*.pid)
+        mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/agent*.pid)
         local waited=0 alive
         while ((${#pids[@]} > 0 && waited < limit * 10 + 50)); do
             alive=()
@@ -89,9 +72,9 @@ _hpc_teardown() {
             sleep 0.1
             waited=$((waited + 1))
         done
-        mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/agent*.pid; _hpc_local_node_pids)
+        mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/agent*.pid; _hpc_local_node_pids)
         jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
-        mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/{resourcemanager,historyserver,namenode}.pid)
+        mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/{resourcemanager,historyserver,namenode}.pid)
         jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
         if [[ -f $HPC_WORK/master/pids/pools.pid ]] && [[ -n ${JVMREUSE_CLIENT:-} ]]; then
             local s
@@ -100,28 +83,18 @@ _hpc_teardown() {
                     "$JVMREUSE_CLIENT" --socket "$s" stop --now >/dev/null 2>&1 || true
                 fi
             done
-            mapfile -t pids < <(_hpc_pids_of "$HPC_WORK/master/pids/pools.pid")
+            mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK/master/pids/pools.pid")
             waited=0
             while ((${#pids[@]} > 0 && waited < 100)) && _jvmreuse_alive "${pids[0]}"; do
                 sleep 0.1
                 waited=$((waited + 1))
             done
         fi
-        mapfile -t pids < <(_hpc_pids_of "$HPC_WORK"/master/pids/*.pid)
+        mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/*.pid)
         jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
     fi
     wait 2>/dev/null || true
-    mapfile -t leftovers < <(_hpc_leftovers)
-    if ((${#leftovers[@]} > 0)); then
-        local what=() comm
-        for p in "${leftovers[@]}"; do
-            comm='?'
-            read -r comm 2>/dev/null <"/proc/$p/comm" || true
-            what+=("$p ($comm)")
-        done
-        _hpc_log "ending leftover processes of the job: ${what[*]}"
-        jvmreuse_terminate "$([[ -n ${HPC_FAST:-} ]] && echo 1 || echo 3)" _hpc_log "${leftovers[@]}"
-    fi
+    jvmreuse_sweep "$([[ -n ${HPC_FAST:-} ]] && echo 1 || echo 3)" _hpc_log "the job" "${HPC_MARKS[@]}"
     rm -rf "$HPC_SOCKET_DIR" 2>/dev/null || true
     if [[ -n $JVMREUSE_LOCAL_DIR ]]; then
         rm -rf "$JVMREUSE_LOCAL_DIR/jvmreuse-$EUID-$HPC_JOB_ID" 2>/dev/null || true

@@ -2,8 +2,8 @@
 #
 # hadoop-daemons.sh -- starting Hadoop 2.2's daemons (ResourceManager, JobHistoryServer,
 # NodeManager, NameNode, DataNode) from the jars in JVMREUSE_HADOOP_LIB with the JDK in
-# JVMREUSE_CLUSTER_JAVA_HOME, for the one-machine cluster (local-cluster.sh) and HPC jobs
-# (hpc-job.sh on the master, hpc-node.sh on each node). Every function takes the daemon's
+# JVMREUSE_CLUSTER_JAVA_HOME, for the one-machine cluster (cluster/local-cluster.sh) and HPC jobs
+# (batch/hpc-job.sh on the master, batch/hpc-node.sh on each node). Every function takes the daemon's
 # directory DIR: its log goes to DIR/logs/NAME.log, its PID to DIR/pids/NAME.pid, its temporary
 # files to DIR/tmp/NAME. Sourced; callers use `set -euo pipefail`.
 #

@@ -19,8 +19,8 @@ set -euo pipefail
 work=${1:?usage: hpc-node.sh WORK_DIR [NODE_INDEX]}
 index=${2:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=core.sh
-source "$here/core.sh"
+# shellcheck source=job-scripts/lib/core/core.sh
+source "$here/../core/core.sh"
 # shellcheck source=/dev/null
 source "$work/job.env"
 
@@ -42,33 +42,21 @@ source "$nd/node.env"
 local_dir=$NODE_LOCAL_DIR
 stopping=
 
-# Stops this node's daemons by PID, then what they left (containers working in the local dirs).
+# Stops this node's daemons by PID, then what they left: processes working in the local dir
+# (containers), SIGKILLed at once (processes.sh's jvmreuse_sweep; not this agent, its ancestors
+# or its session).
 stop_node() {
-    local pids=() f pid proc cwd
+    local pids=()
     [[ -z $stopping ]] || return 0
     stopping=1
     trap '' INT TERM
-    for f in "$nd"/pids/*.pid; do
-        [[ -f $f ]] || continue
-        pid=$(cat "$f")
-        _jvmreuse_alive "$pid" && pids+=("$pid")
-    done
+    mapfile -t pids < <(jvmreuse_live_pids "$nd"/pids/*.pid)
     if ((${#pids[@]} > 0)); then
         log "stopping pid ${pids[*]}"
         jvmreuse_terminate "$JVMREUSE_STOP_TIMEOUT" log "${pids[@]}"
     fi
-    pids=()
-    for proc in /proc/[0-9]*; do
-        pid=${proc#/proc/}
-        [[ $pid != "$$" && $pid != "$BASHPID" && -O $proc ]] || continue
-        cwd=$(readlink "$proc/cwd" 2>/dev/null) || continue
-        if [[ -n $local_dir && $cwd == "$local_dir"/* ]] && _jvmreuse_alive "$pid"; then
-            pids+=("$pid")
-        fi
-    done
-    if ((${#pids[@]} > 0)); then
-        log "ending processes left in $local_dir: pid ${pids[*]}"
-        kill -KILL "${pids[@]}" 2>/dev/null || true
+    if [[ -n $local_dir ]]; then
+        jvmreuse_sweep 0 log "$local_dir" "cwd:$local_dir"
     fi
     if [[ -n $JVMREUSE_LOCAL_DIR && -n $local_dir ]]; then
         rm -rf "$local_dir" 2>/dev/null || true

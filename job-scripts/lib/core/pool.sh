@@ -4,7 +4,7 @@
 # several pools per node (JVMREUSE_POOLS), all of them ranks of ONE mpirun (one MPI world).
 # "mpirun" is the MPIRUN of the MPI env file: Open MPI's mpirun or MPICH's Hydra mpiexec, each
 # with the options that keep a launch alive when a slot dies or retires (docs/mpi.md, "Launchers").
-# Sourced by the job scripts and by bin/jvmreuse-pool; the caller uses `set -euo pipefail`.
+# Sourced by core.sh (so by every deployment), bin/jvmreuse-pool and bench/*; the caller uses `set -euo pipefail`.
 #
 #   jvmreuse_load_build <repo>      sets POOL_JAR BOOT_JAR ASM_JAR NATIVE_DIR JVMREUSE_CLIENT and,
 #                                   from the MPI env file (JVMREUSE_MPI_ENV, default build/mpi.env,
@@ -16,7 +16,16 @@
 #                                   (benchmarks/target/benchmarks-*.jar)
 #   jvmreuse_mpi_program_command    fills JVMREUSE_MPI_PROGRAM_CMD: N ranks of a program (its jars
 #                                   before the pool jar, e.g. BENCH_JAR) on the pool's MPI
-#   jvmreuse_pool_command           fills the array JVMREUSE_POOL_CMD (the mpirun command line)
+#   jvmreuse_pool_program           fills the array JVMREUSE_POOL_PROGRAM, what every rank of the
+#                                   launch runs (exec-jvm, the JVM, PoolMain and its options), and
+#                                   the launch's shape: JVMREUSE_POOL_RANKS_PER_NODE (pools per node
+#                                   x (slots + 1 + spares)), JVMREUSE_POOL_NODES and
+#                                   JVMREUSE_POOL_MPI_KIND (openmpi or hydra: MPIRUN's, the MPI
+#                                   whose library the ranks use)
+#   jvmreuse_pool_mpirun            fills JVMREUSE_POOL_MPIRUN, the launcher for that shape: MPIRUN
+#                                   and the options its kind needs (after jvmreuse_pool_program;
+#                                   HPC jobs may put srun or mpiexec in its place)
+#   jvmreuse_pool_command           fills JVMREUSE_POOL_CMD: the launcher, then the program
 #   jvmreuse_pool_sockets           prints the control sockets of this host's pools, one a line
 #   jvmreuse_pool_pid_file          prints the file that holds the launch's mpirun PID
 #   jvmreuse_pool_start             starts it in the background and waits until every slot of
@@ -82,7 +91,10 @@
 
 _jvmreuse_log() { jvmreuse_log jvmreuse-pool "$@"; }
 
-# shellcheck source=job-scripts/lib/processes.sh
+# lib/core, where exec-jvm is (an absolute path without the ../ of the sourcing script's way here).
+JVMREUSE_CORE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# shellcheck source=job-scripts/lib/core/processes.sh
 source "$(dirname "${BASH_SOURCE[0]}")/processes.sh"
 
 jvmreuse_load_build() {
@@ -222,7 +234,7 @@ jvmreuse_mpi_program_command() {
         fi
         JVMREUSE_MPI_PROGRAM_CMD+=(--oversubscribe --stdin none -np "$np")
     fi
-    JVMREUSE_MPI_PROGRAM_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm" "$java"
+    JVMREUSE_MPI_PROGRAM_CMD+=("$JVMREUSE_CORE_DIR/exec-jvm" "$java"
         "${JVMREUSE_MPI_JVM_ARGS[@]}" -cp "$cp:$POOL_JAR$JVMREUSE_MPI_CLASSPATH" "$@")
 }
 
@@ -237,8 +249,8 @@ jvmreuse_launcher_kind() {
     fi
     if ! command -v "$launcher" >/dev/null 2>&1; then
         if [[ ${JVMREUSE_POOL_LAUNCHER:-mpirun} != mpirun ]]; then
-            # An HPC job that launches the pools with srun or mpiexec: only the program part of
-            # the command is used.
+            # An HPC job that launches the pools with srun or mpiexec (no mpirun needed): only
+            # the program is used (jvmreuse_pool_program), with Open MPI's defaults.
             printf 'openmpi'
             return 0
         fi
@@ -384,7 +396,10 @@ _jvmreuse_pool_name() {
     fi
 }
 
-jvmreuse_pool_command() {
+# The program every rank of the launch runs, and the launch's shape (see the list at the top).
+# The MPI kind is MPIRUN's (jvmreuse_launcher_kind): the ranks use that MPI's library, whatever
+# starts them (under Hydra: exec-jvm --hydra, no MPI_Finalize).
+jvmreuse_pool_program() {
     local java slots spares am_slots nodes pools per_pool per_node template
     java=$(jvmreuse_java) || { _jvmreuse_log "ERROR: no java found: set JAVA_HOME or JVMREUSE_JAVA"; return 1; }
     slots=${JVMREUSE_SLOTS:-${JVMREUSE_CONTAINER_LIMIT:-$(nproc)}}
@@ -412,20 +427,64 @@ jvmreuse_pool_command() {
     per_pool=$((slots + 1 + 10#$spares))
     per_node=$((pools * per_pool))
     jvmreuse_pool_jvm_opts || return 1
-    local kind
-    kind=$(jvmreuse_launcher_kind "$MPIRUN") || return 1
-    JVMREUSE_POOL_CMD=("$MPIRUN")
-    case $kind in
+    JVMREUSE_POOL_MPI_KIND=$(jvmreuse_launcher_kind "$MPIRUN") || return 1
+    JVMREUSE_POOL_NODES=$nodes
+    JVMREUSE_POOL_RANKS_PER_NODE=$per_node
+    JVMREUSE_POOL_PROGRAM=("$JVMREUSE_CORE_DIR/exec-jvm" --manager-heap "${JVMREUSE_MANAGER_HEAP:-128m}" "$per_pool")
+    if [[ $JVMREUSE_POOL_MPI_KIND == hydra ]]; then
+        # exec-jvm --hydra: the JVM ignores the SIGUSR1 that Hydra sends when a rank dies;
+        # jvmreuse.mpi.finalize=false: MPICH's MPI_Finalize waits for all ranks (a retiring slot
+        # would hang in it, and with a dead rank every rank would at the stop).
+        JVMREUSE_POOL_PROGRAM+=(--hydra)
+        JVMREUSE_POOL_JVM_OPTS+=(-Djvmreuse.mpi.finalize=false)
+    fi
+    JVMREUSE_POOL_PROGRAM+=("$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
+        -cp "$LAUNCHER_JAR" org.jvmreuse.launch.PoolLauncher org.jvmreuse.pool.PoolMain
+        --socket "$template")
+    if ((pools > 1)); then
+        JVMREUSE_POOL_PROGRAM+=(--ranks-per-pool "$per_pool")
+    fi
+    if ((10#$spares > 0)); then
+        JVMREUSE_POOL_PROGRAM+=(--spares "$((10#$spares))")
+    fi
+    if [[ -n $am_slots ]]; then
+        JVMREUSE_POOL_PROGRAM+=(--am-slots "$((10#$am_slots))")
+    fi
+    if [[ -n ${JVMREUSE_POOL_LOG_DIR:-} ]]; then
+        JVMREUSE_POOL_PROGRAM+=(--log-dir "$JVMREUSE_POOL_LOG_DIR")
+    fi
+    if [[ -n ${JVMREUSE_WARMUP_PARALLEL:-} ]]; then
+        JVMREUSE_POOL_PROGRAM+=(--warmup-parallel "$JVMREUSE_WARMUP_PARALLEL")
+    fi
+    if [[ -n ${JVMREUSE_WARMUP_RUNS:-} ]]; then
+        JVMREUSE_POOL_PROGRAM+=(--warmup-runs "$JVMREUSE_WARMUP_RUNS")
+    fi
+    if [[ -n ${JVMREUSE_RSS_MARGIN_MB:-} ]]; then
+        JVMREUSE_POOL_PROGRAM+=(--rss-margin-mb "$JVMREUSE_RSS_MARGIN_MB")
+    fi
+    if [[ -n ${JVMREUSE_WARMUP_MAIN:-} ]]; then
+        JVMREUSE_POOL_PROGRAM+=(--warmup-main "$JVMREUSE_WARMUP_MAIN" --warmup-cp "${JVMREUSE_WARMUP_CP:?JVMREUSE_WARMUP_CP must be set with JVMREUSE_WARMUP_MAIN}"
+            --warmup-main-runs "${JVMREUSE_WARMUP_MAIN_RUNS:-10}")
+    fi
+    JVMREUSE_POOL_PROGRAM+=(${JVMREUSE_POOL_EXTRA_ARGS[@]+"${JVMREUSE_POOL_EXTRA_ARGS[@]}"})
+}
+
+# The mpirun part of the launch of jvmreuse_pool_program's shape: MPIRUN with the options of its
+# kind that keep the launch alive when a slot retires or dies, or a pool stops.
+jvmreuse_pool_mpirun() {
+    local per_node=$JVMREUSE_POOL_RANKS_PER_NODE nodes=$JVMREUSE_POOL_NODES
+    JVMREUSE_POOL_MPIRUN=("$MPIRUN")
+    case $JVMREUSE_POOL_MPI_KIND in
         openmpi)
             if [[ $EUID -eq 0 ]]; then
-                JVMREUSE_POOL_CMD+=(--allow-run-as-root)
+                JVMREUSE_POOL_MPIRUN+=(--allow-run-as-root)
             fi
             # --enable-recovery and async finalize: a slot that retires (or dies), or a pool that
             # stops, leaves the job (and the other pools) running; --stdin none: mpirun must not
             # swallow the caller's stdin; --bind-to none: a slot sees the node's CPUs (its
             # availableProcessors, GC and thread-pool sizes) as a YARN container's new JVM does,
             # where Open MPI would bind a launch of up to one rank per core to single cores.
-            JVMREUSE_POOL_CMD+=(--oversubscribe --enable-recovery --stdin none --bind-to none
+            JVMREUSE_POOL_MPIRUN+=(--oversubscribe --enable-recovery --stdin none --bind-to none
                 --mca async_mpi_finalize 1 --mca orte_abort_on_non_zero_status 0
                 --map-by "ppr:${per_node}:node" -np $((per_node * nodes)))
             ;;
@@ -433,46 +492,16 @@ jvmreuse_pool_command() {
             # -disable-auto-cleanup: a slot that dies (or a rank that exits with a non-zero
             # status) does not make Hydra kill every other rank; -ppn: ranks per node (the nodes
             # come from the batch system or HYDRA_HOST_FILE); stdin: see jvmreuse_pool_start.
-            JVMREUSE_POOL_CMD+=(-disable-auto-cleanup -ppn "$per_node" -n $((per_node * nodes)))
+            JVMREUSE_POOL_MPIRUN+=(-disable-auto-cleanup -ppn "$per_node" -n $((per_node * nodes)))
             ;;
     esac
-    JVMREUSE_POOL_CMD+=("$(dirname "${BASH_SOURCE[0]}")/exec-jvm" --manager-heap "${JVMREUSE_MANAGER_HEAP:-128m}" "$per_pool")
-    if [[ $kind == hydra ]]; then
-        # exec-jvm --hydra: the JVM ignores the SIGUSR1 that Hydra sends when a rank dies;
-        # jvmreuse.mpi.finalize=false: MPICH's MPI_Finalize waits for all ranks (a retiring slot
-        # would hang in it, and with a dead rank every rank would at the stop).
-        JVMREUSE_POOL_CMD+=(--hydra)
-        JVMREUSE_POOL_JVM_OPTS+=(-Djvmreuse.mpi.finalize=false)
-    fi
-    JVMREUSE_POOL_CMD+=("$java" "${JVMREUSE_POOL_JVM_OPTS[@]}"
-        -cp "$LAUNCHER_JAR" org.jvmreuse.launch.PoolLauncher org.jvmreuse.pool.PoolMain
-        --socket "$template")
-    if ((pools > 1)); then
-        JVMREUSE_POOL_CMD+=(--ranks-per-pool "$per_pool")
-    fi
-    if ((10#$spares > 0)); then
-        JVMREUSE_POOL_CMD+=(--spares "$((10#$spares))")
-    fi
-    if [[ -n $am_slots ]]; then
-        JVMREUSE_POOL_CMD+=(--am-slots "$((10#$am_slots))")
-    fi
-    if [[ -n ${JVMREUSE_POOL_LOG_DIR:-} ]]; then
-        JVMREUSE_POOL_CMD+=(--log-dir "$JVMREUSE_POOL_LOG_DIR")
-    fi
-    if [[ -n ${JVMREUSE_WARMUP_PARALLEL:-} ]]; then
-        JVMREUSE_POOL_CMD+=(--warmup-parallel "$JVMREUSE_WARMUP_PARALLEL")
-    fi
-    if [[ -n ${JVMREUSE_WARMUP_RUNS:-} ]]; then
-        JVMREUSE_POOL_CMD+=(--warmup-runs "$JVMREUSE_WARMUP_RUNS")
-    fi
-    if [[ -n ${JVMREUSE_RSS_MARGIN_MB:-} ]]; then
-        JVMREUSE_POOL_CMD+=(--rss-margin-mb "$JVMREUSE_RSS_MARGIN_MB")
-    fi
-    if [[ -n ${JVMREUSE_WARMUP_MAIN:-} ]]; then
-        JVMREUSE_POOL_CMD+=(--warmup-main "$JVMREUSE_WARMUP_MAIN" --warmup-cp "${JVMREUSE_WARMUP_CP:?JVMREUSE_WARMUP_CP must be set with JVMREUSE_WARMUP_MAIN}"
-            --warmup-main-runs "${JVMREUSE_WARMUP_MAIN_RUNS:-10}")
-    fi
-    JVMREUSE_POOL_CMD+=(${JVMREUSE_POOL_EXTRA_ARGS[@]+"${JVMREUSE_POOL_EXTRA_ARGS[@]}"})
+}
+
+# The launch's whole command line: the launcher (jvmreuse_pool_mpirun), then the program.
+jvmreuse_pool_command() {
+    jvmreuse_pool_program || return 1
+    jvmreuse_pool_mpirun
+    JVMREUSE_POOL_CMD=("${JVMREUSE_POOL_MPIRUN[@]}" "${JVMREUSE_POOL_PROGRAM[@]}")
 }
 
 # The status of the pool at socket $1 as one line of JSON (`jvmreuse status --json`; empty,

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 #
-# setup-build.sh -- build the Maven reactor when sources changed since the last build (or its
-# outputs are gone).
+# lib/setup/build.sh -- build the Maven reactor when sources changed since the last build (or its
+# outputs are gone). Set-up, not the product: sourced by job-scripts/setup.sh.
 #   jvmreuse_build <repo>
 #
 # The reactor (root pom.xml) builds every module: pool-manager (pool jars, the jvmreuse client,
