@@ -64,7 +64,7 @@
 #   HOSTS              1                   N > 1: the same comparison on a cluster across N separate
 #                                          hosts of this machine (needs root): an sbatch job on the
 #                                          multi-host testbed's Slurm, ResourceManager on n1, one
-#                                          NodeManager and one pool per host (lib/bench-hosts.sh);
+#                                          NodeManager and one pool per host (lib/bench/hosts.sh);
 #                                          the last line then reads "iterative across N hosts: ..."
 #                                          without pooled-uber
 #   LINK_RATE          (none)              with HOSTS: every host's link shaped to it (tc tbf), e.g. 1gbit

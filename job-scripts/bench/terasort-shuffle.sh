@@ -51,7 +51,7 @@
 #           spaces), e.g. JOB_OPTS="-Djvmreuse.shuffle.window=8" to try MPI shuffle settings.
 #           HOSTS (default 1): N > 1 runs the same sorts on a cluster across N separate hosts of this
 #           machine (needs root; an sbatch job on the multi-host testbed's Slurm, ResourceManager on n1,
-#           one NodeManager and one pool per host: lib/bench-hosts.sh), where map outputs reach other
+#           one NodeManager and one pool per host: lib/bench/hosts.sh), where map outputs reach other
 #           hosts' reducers as MPI messages or over HTTP; the raw MPI ceiling is then measured between
 #           n1 and n2 (Open MPI), TRANSPORT defaults to 0 (the transport alone runs on one host) and the
 #           last line reads "shuffle across N hosts: ...". LINK_RATE (with HOSTS): every host's link

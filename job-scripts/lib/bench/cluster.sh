@@ -4,7 +4,7 @@
 # job-scripts/bench/*.sh (sourced; the script has `repo`, `log` and `die`):
 #   bench_cluster_dir NAME   a new dir ${TMPDIR:-/tmp}/jvmreuse-bench-NAME.XXXXXX in `dir`; on exit the
 #                            cluster in it is stopped and the dir removed (kept, and said so, with KEEP=1)
-#                            (across hosts, under BENCH_SHARED_DIR: bench-hosts.sh)
+#                            (across hosts, under BENCH_SHARED_DIR: hosts.sh)
 #   bench_cluster_start ARGS...
 #                            `jvmreuse-cluster start --pool ARGS...` in `dir`, its env.sh sourced,
 #                            once every slot has warmed up (JVMREUSE_WAIT_WARMUP=1: the benchmarks
@@ -13,7 +13,7 @@
 #                            refuses to go on unless every pool serves (a "pool" run on pools that
 #                            do not serve would be a stock run, and the comparison stock against stock).
 #                            With HOSTS=N (N > 1): the same comparison on a cluster across N separate
-#                            hosts of this machine, started as an HPC job would be (bench-hosts.sh)
+#                            hosts of this machine, started as an HPC job would be (hosts.sh)
 #   bench_client             the command prefix of the cluster's clients (hadoop, mapred, curl to its
 #                            web services): empty on one host, a shell in the first host across hosts
 #   bench_cluster_nm_logs    the NodeManagers' logs, into the array nm_logs
@@ -24,8 +24,8 @@
 #                            a benchmark can measure something else on an idle machine afterwards
 # shellcheck disable=SC2154,SC2034 # repo, log and die come from the sourcing script; it reads bench_client and nm_logs
 
-# shellcheck source=job-scripts/lib/bench-hosts.sh
-source "$(dirname "${BASH_SOURCE[0]}")/bench-hosts.sh"
+# shellcheck source=job-scripts/lib/bench/hosts.sh
+source "$(dirname "${BASH_SOURCE[0]}")/hosts.sh"
 HOSTS=${HOSTS:-1}
 bench_client=()
 

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 #
-# bench-hosts.sh -- the cluster a benchmark compares on, across HOSTS separate hosts on this one
-# machine (sourced by bench-cluster.sh when HOSTS > 1; the script has `repo`, `log` and `die`):
+# lib/bench/hosts.sh -- the cluster a benchmark compares on, across HOSTS separate hosts on this one
+# machine (sourced by bench/cluster.sh when HOSTS > 1; the script has `repo`, `log` and `die`):
 # the multi-host testbed's hosts n1..nHOSTS (job-scripts/testbed/jvmreuse-hosts, each with its own
 # name, address, /tmp and /dev/shm; LINK_RATE shapes every host's link, e.g. 1gbit), a Slurm
 # testbed with one slurmd per host, and the batch job script job-scripts/sbatch/jvmreuse-hadoop.sbatch
@@ -21,7 +21,7 @@
 # shellcheck disable=SC2154,SC2034 # repo, dir, log, die and HOSTS come from the sourcing script; it reads bench_client and nm_logs
 
 _bench_hosts_tool() { "$repo/job-scripts/testbed/jvmreuse-hosts" "$@"; }
-_bench_slurm_tool() { "$repo/job-scripts/bin/jvmreuse-slurm-testbed" "$@"; }
+_bench_slurm_tool() { "$repo/job-scripts/testbed/jvmreuse-slurm-testbed" "$@"; }
 
 bench_hosts_dir() {
     dir=$(mktemp -d "${BENCH_SHARED_DIR:-/var/tmp}/jvmreuse-bench-$1.XXXXXX")
