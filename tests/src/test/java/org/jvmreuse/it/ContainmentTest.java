@@ -74,10 +74,11 @@ class ContainmentTest {
         }
     }
 
+    /** A failure shows the pool's logs too: why a slot retired, or what it did with the run's end. */
     private static void assertRunFailedOutOfMemory(Pool.Result r, String what) {
-        assertEquals(1, r.code(), r.toString());
-        assertTrue(r.err().contains("running in slot"), "ran in the pool: " + r);
-        assertTrue(r.err().contains("java.lang.OutOfMemoryError: " + what), r.toString());
+        assertEquals(1, r.code(), () -> r + pool.logTails());
+        assertTrue(r.err().contains("running in slot"), () -> "ran in the pool: " + r + pool.logTails());
+        assertTrue(r.err().contains("java.lang.OutOfMemoryError: " + what), () -> r + pool.logTails());
     }
 
     @Test

@@ -26,6 +26,8 @@ public final class Pool implements AutoCloseable {
     static final Path LAUNCHER = REPO.resolve("job-scripts/bin/jvmreuse-pool");
     static final String PROGRAMS = REPO.resolve("tests/target/test-classes").toString();
 
+    private static final int LOG_TAIL_LINES = 40;
+
     final Path dir;
     final Path socket;
     final String java;
@@ -142,11 +144,30 @@ public final class Pool implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("status never showed '" + text + "':\n" + last);
+        throw new AssertionError("status never showed '" + text + "':\n" + last + logTails());
     }
 
     String slotLog(int rank) throws IOException {
         return Files.readString(dir.resolve("logs/slot-rank" + rank + ".log"));
+    }
+
+    /**
+     * The last {@link #LOG_TAIL_LINES} lines of each of the pool's logs (manager, slots,
+     * mpirun), for an assertion's message: the directory is gone once the pool is closed.
+     */
+    String logTails() {
+        StringBuilder tails = new StringBuilder();
+        try (Stream<Path> logs = Files.list(dir.resolve("logs"))) {
+            for (Path log : logs.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+                List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+                tails.append("\n--- ").append(log.getFileName()).append(" (last lines)\n");
+                lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size())
+                        .forEach(line -> tails.append(line).append('\n'));
+            }
+        } catch (IOException e) {
+            tails.append("\n(the pool's logs cannot be read: ").append(e).append(")\n");
+        }
+        return tails.toString();
     }
 
     private Map<String, String> withSocket(Map<String, String> env) {

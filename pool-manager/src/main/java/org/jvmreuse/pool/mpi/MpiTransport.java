@@ -109,7 +109,14 @@ public final class MpiTransport {
     private final Mpi mpi;
     private final Doorbells doorbells;
     private final ConcurrentLinkedQueue<Outgoing> outbox = new ConcurrentLinkedQueue<>();
-    private final List<InFlight> inFlight = new ArrayList<>();
+    private final ArrayList<InFlight> inFlight = new ArrayList<>();
+    /**
+     * A message taken from the outbox that MPI does not have yet, wholly or its lent buffer
+     * ({@link #lentLeft}); comm thread only. An out-of-memory error while handing it over (a
+     * slot's DONE after a run that left the heap full) leaves it here for the next round.
+     */
+    private Outgoing starting;
+    private boolean lentLeft;
     private final DirectBuffers buffers = new DirectBuffers();
     private final Map<Integer, AtomicInteger> servicePending = new ConcurrentHashMap<>();
     private volatile BiConsumer<Integer, ByteBuffer> serviceReceiver;
@@ -297,24 +304,42 @@ public final class MpiTransport {
         commThread.setName("mpi-comm");
         serving = true;
         long lastTraffic = System.nanoTime();
-        while (running || !outbox.isEmpty() || (!inFlight.isEmpty() && System.nanoTime() - stoppedAt < stopDrainNanos)) {
+        while (running || System.nanoTime() - stoppedAt < stopDrainNanos
+                && (starting != null || !outbox.isEmpty() || !inFlight.isEmpty())) {
             try {
                 handling = false;
                 lastTraffic = step(handler, lastTraffic);
             } catch (Throwable fault) {
                 // Leaving the loop would end this rank with everything it serves.
-                Faults.caught(fault);
-                logFault(fault);
-                if (Faults.damaging(fault) && !outOfMemoryWhileIdle(fault)) {
-                    report(handler, fault);
-                }
+                met(handler, fault);
                 LockSupport.parkNanos(FAULT_PAUSE_NANOS);
             }
+        }
+        if (starting != null || !outbox.isEmpty()) {
+            PoolLog.get().warn("message(s) still queued " + TimeUnit.NANOSECONDS.toMillis(stopDrainNanos)
+                    + " ms after the stop were never handed to MPI (out of memory); dropped");
         }
         if (!inFlight.isEmpty()) {
             PoolLog.get().warn(inFlight.size() + " send(s) to rank(s) " + destinations()
                     + " did not complete within " + TimeUnit.NANOSECONDS.toMillis(stopDrainNanos)
                     + " ms of the stop; left to MPI (their peers are gone or stuck)");
+        }
+    }
+
+    /**
+     * A fault of the loop: logged, and reported if it may have damaged the JVM. Never throws: in
+     * a full heap this can run out of memory too (the first call of a method links it, which may
+     * load classes), and that must not end the loop either.
+     */
+    private void met(Handler handler, Throwable fault) {
+        try {
+            Faults.caught(fault);
+            logFault(fault);
+            if (Faults.damaging(fault) && !outOfMemoryWhileIdle(fault)) {
+                report(handler, fault);
+            }
+        } catch (Throwable again) {
+            // nothing more to do for it: the loop goes on
         }
     }
 
@@ -399,15 +424,22 @@ public final class MpiTransport {
         return lastTraffic;
     }
 
-    /** Logs a fault of the loop; one that repeats is logged at most once a second, with a count. */
+    /**
+     * Logs a fault of the loop; one that repeats is logged at most once a second, with a count. A
+     * line that cannot be made for lack of memory is lost, and the fault still judged.
+     */
     private void logFault(Throwable fault) {
         long now = System.nanoTime();
         if (now - lastFaultLogged < FAULT_LOG_NANOS) {
             faultsNotLogged++;
             return;
         }
-        String repeats = faultsNotLogged == 0 ? "" : " (" + faultsNotLogged + " more since the last one logged)";
-        PoolLog.get().error("the communication loop met a fault; it goes on" + repeats, fault);
+        try {
+            String repeats = faultsNotLogged == 0 ? "" : " (" + faultsNotLogged + " more since the last one logged)";
+            PoolLog.get().error("the communication loop met a fault; it goes on" + repeats, fault);
+        } catch (OutOfMemoryError lost) {
+            return;
+        }
         lastFaultLogged = now;
         faultsNotLogged = 0;
     }
@@ -423,15 +455,19 @@ public final class MpiTransport {
 
     private boolean startSends() {
         boolean any = false;
-        for (Outgoing out; (out = outbox.poll()) != null; any = true) {
+        for (Outgoing out; (out = nextToStart()) != null; any = true) {
             handling = true;
-            ByteBuffer buffer = out.payload;
-            boolean service = out.tag == Tags.SERVICE;
-            inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer, null,
-                    service && out.lent == null, out.taken));
+            try {
+                handOver(out);
+            } catch (RuntimeException | Error e) {
+                if (!(e instanceof OutOfMemoryError)) {
+                    starting = null; // one MPI refuses is dropped: only memory can come back
+                    lentLeft = false;
+                }
+                throw e;
+            }
+            starting = null;
             if (out.lent != null) {
-                inFlight.add(new InFlight(out.dest, mpi.iSend(out.lent, out.lent.limit(), out.dest, out.tag), out.lent,
-                        out.done, service, null));
                 doorbells.ring(out.dest); // once per message: the receiver counts them
             }
             if (out.tag == Tags.SERVICE) {
@@ -440,6 +476,35 @@ public final class MpiTransport {
             doorbells.ring(out.dest);
         }
         return any;
+    }
+
+    private Outgoing nextToStart() {
+        if (starting == null) {
+            starting = outbox.poll();
+        }
+        return starting;
+    }
+
+    /**
+     * Hands {@code out}'s payload, then its lent buffer, to MPI. The list has room for both parts
+     * first, and a part's record and the native backend's request are allocated before MPI has
+     * the part: an out-of-memory error leaves the part MPI does not have to the next round, and
+     * none is sent twice (the Java bindings make their request after the send).
+     */
+    private void handOver(Outgoing out) {
+        inFlight.ensureCapacity(inFlight.size() + 2);
+        boolean service = out.tag == Tags.SERVICE;
+        if (!lentLeft) {
+            ByteBuffer buffer = out.payload;
+            inFlight.add(new InFlight(out.dest, mpi.iSend(buffer, buffer.limit(), out.dest, out.tag), buffer, null,
+                    service && out.lent == null, out.taken));
+            lentLeft = out.lent != null;
+        }
+        if (lentLeft) {
+            inFlight.add(new InFlight(out.dest, mpi.iSend(out.lent, out.lent.limit(), out.dest, out.tag), out.lent,
+                    out.done, service, null));
+            lentLeft = false;
+        }
     }
 
     /** Service traffic with {@code peer}: the loop polls for a while only if that peer cannot ring it. */

@@ -1,5 +1,6 @@
 package org.jvmreuse.pool.slot;
 
+import org.jvmreuse.pool.common.Faults;
 import org.jvmreuse.pool.mpi.MpiTransport;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
@@ -28,11 +29,21 @@ final class RunReport {
         }
     }
 
-    /** {@code failure}: why the pool could not run it (null if it ran). */
+    /**
+     * {@code failure}: why the pool could not run it (null if it ran). DONE is what the client
+     * waits for: an out-of-memory error making it (a run left the heap full) lets the reserve go
+     * and it is made again.
+     */
     void done(long runId, int exitCode, boolean started, String failure) {
-        if (transport != null) {
-            transport.send(managerRank, Tags.DONE, Wire.intFlagAndText(runId, exitCode, started,
-                    failure == null ? "" : failure));
+        if (transport == null) {
+            return;
+        }
+        String text = failure == null ? "" : failure;
+        try {
+            transport.send(managerRank, Tags.DONE, Wire.intFlagAndText(runId, exitCode, started, text));
+        } catch (OutOfMemoryError e) {
+            Faults.caught(e);
+            transport.send(managerRank, Tags.DONE, Wire.intFlagAndText(runId, exitCode, started, text));
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jvmreuse.boot.TaskExit;
 import org.jvmreuse.pool.classpath.TaskClassLoader;
+import org.jvmreuse.pool.common.Faults;
 import org.jvmreuse.pool.common.PoolLog;
 import org.jvmreuse.pool.common.PoolThreads;
 import org.jvmreuse.pool.protocol.RunSpec;
@@ -198,6 +199,7 @@ final class TaskRun {
         SharedLoaders.SharedLibrary shared = null;
         List<Thread> stuck = List.of();
         String failure = null;
+        String outOfMemory = null;
         int exitCode;
         long t1 = 0;
         long t2 = 0;
@@ -209,6 +211,7 @@ final class TaskRun {
             steps.lend(start);
             slot.exitTrap.setCurrent(this);
             t1 = System.nanoTime();
+            Faults.hold(true);
             Thread main = startMain(start.mainStackSize());
             exitCode = awaitEnd(main);
             t2 = System.nanoTime();
@@ -225,7 +228,16 @@ final class TaskRun {
             PoolLog.get().error("run " + id + " of " + spec.mainClass() + " could not be set up", e);
             exitCode = 1;
             stuck = endThreads(shared);
+        } catch (OutOfMemoryError e) {
+            // The slot's own code ran out (the run left the heap full): with the reserve let go the
+            // run still ends, and as it would have (its status, not 137); the slot retires after it.
+            Faults.spend();
+            outOfMemory = "the slot ran out of memory in run " + id + ": " + e;
+            failure = started ? null : outOfMemory;
+            stuck = endThreads(null); // null: a library's beforeEnd, which may have run, is not called again
+            exitCode = finalStatus();
         } finally {
+            Faults.hold(false);
             slot.owners.end();
             slot.exitTrap.setCurrent(null);
             restoreStreams();
@@ -236,6 +248,9 @@ final class TaskRun {
             PoolLog.get().warn("run " + id + (started ? " ended with exit code 1: " : " did not start: ") + failure);
         }
         String problem = cleanUp(steps, new RunEnd(id, shared, loader, hooksWanted()), stuck);
+        if (outOfMemory != null) {
+            problem = outOfMemory;
+        }
         long guardNanos = slot.jdkWideState.takeNanos();
         if (report.toManager()) {
             PoolLog.get().info(String.format("run %d (%s): %s exit %d; set-up %.2f ms, program %.2f ms, end %.2f ms, clean-up %.2f ms (JDK-wide state %.3f ms)",
@@ -275,10 +290,10 @@ final class TaskRun {
         }
     }
 
-    /** A kill while the run was ending (its hooks running) makes it end as a killed JVM: 137. */
+    /** A kill while the run was ending (its hooks running) makes it end as a killed JVM: 137; 1 if it never ended. */
     private int finalStatus() {
         synchronized (lock) {
-            return endStatus;
+            return endStatus == null ? 1 : endStatus;
         }
     }
 
@@ -377,6 +392,10 @@ final class TaskRun {
         if (e instanceof TaskExit) {
             return;
         }
+        if (e instanceof OutOfMemoryError) {
+            // The run's code on this thread is done: its error, as java prints it, and the run's end need the reserve.
+            Faults.spend();
+        }
         failMain();
         hidePoolFrames(e);
         Thread self = Thread.currentThread();
@@ -417,13 +436,22 @@ final class TaskRun {
         }
     }
 
+    /**
+     * Looking allocates: in a heap the run left full that lets the reserve go (its main thread has
+     * ended, it cannot take it) and the next look, 5 ms on, finds the room.
+     */
     private boolean noOtherNonDaemon(Thread main) {
-        for (Thread t : slot.threads.liveNonDaemon()) {
-            if (t != main) {
-                return false;
+        try {
+            for (Thread t : slot.threads.liveNonDaemon()) {
+                if (t != main) {
+                    return false;
+                }
             }
+            return true;
+        } catch (OutOfMemoryError e) {
+            Faults.spend();
+            return false;
         }
-        return true;
     }
 
     private void restoreStreams() {

@@ -1,10 +1,14 @@
 package org.jvmreuse.pool.mpi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * An error while handling one message fails that message: the communication loop (and so the
  * rank) goes on, the handler hears which run the message was about, and an error that may have
  * damaged the JVM is reported to it (a slot retires on that), unless it was an out-of-memory
- * error of the idle loop, which had nothing in hand.
+ * error of the idle loop, which had nothing in hand. A send that runs out of memory on its way to
+ * MPI is not lost.
  */
 class MpiTransportFaultTest {
     private static final long PATIENCE_SECONDS = 10;
@@ -120,5 +125,108 @@ class MpiTransportFaultTest {
         loop.join(PATIENCE_SECONDS * 1000);
         assertNull(escaped.get(), "nothing leaves the loop");
         assertTrue(receiving.serving());
+    }
+
+    /**
+     * The in-process MPI, except that the sends numbered in {@code failing} (from 1) run out of
+     * memory before MPI has them, as the native backend's request does in a heap a run left full.
+     */
+    private static final class OutOfMemoryOnSends implements Mpi {
+        private final InProcessMpi mpi;
+        private final Set<Integer> failing;
+        private int sends;
+
+        OutOfMemoryOnSends(InProcessMpi mpi, Integer... failing) {
+            this.mpi = mpi;
+            this.failing = Set.of(failing);
+        }
+
+        @Override
+        public Request iSend(ByteBuffer direct, int count, int dest, int tag) {
+            if (failing.contains(++sends)) {
+                throw new OutOfMemoryError("injected: Java heap space");
+            }
+            return mpi.iSend(direct, count, dest, tag);
+        }
+
+        // The rest as the in-process MPI does it.
+        @Override public String backend() { return mpi.backend(); }
+        @Override public String libraryVersion() { return mpi.libraryVersion(); }
+        @Override public int initThread(int required) { return mpi.initThread(required); }
+        @Override public int rank() { return mpi.rank(); }
+        @Override public int size() { return mpi.size(); }
+        @Override public String processorName() { return mpi.processorName(); }
+        @Override public byte[][] allGather(byte[] mine) { return mpi.allGather(mine); }
+        @Override public Request iRecv(ByteBuffer b, int n, int source, int tag) { return mpi.iRecv(b, n, source, tag); }
+        @Override public Envelope iProbe(int source, int tag) { return mpi.iProbe(source, tag); }
+        @Override public void recv(ByteBuffer b, int n, int source, int tag) { mpi.recv(b, n, source, tag); }
+        @Override public void abort(int code) { mpi.abort(code); }
+        @Override public void finish() { mpi.finish(); }
+    }
+
+    private static Thread loop(MpiTransport transport, Receiver receiver) {
+        Thread loop = new Thread(() -> {
+            try {
+                transport.run(receiver);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "test-comm-loop");
+        loop.start();
+        return loop;
+    }
+
+    /** The next message at {@code mpi}'s rank, as "tag:bytes", or null if none comes. */
+    private static String receive(InProcessMpi mpi) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        for (Mpi.Envelope envelope; System.nanoTime() < deadline; Thread.sleep(1)) {
+            if ((envelope = mpi.iProbe(Mpi.ANY_SOURCE, Mpi.ANY_TAG)) != null) {
+                ByteBuffer message = ByteBuffer.allocateDirect(envelope.count());
+                mpi.recv(message, envelope.count(), envelope.source(), envelope.tag());
+                byte[] bytes = new byte[envelope.count()];
+                message.get(bytes);
+                return envelope.tag() + ":" + Arrays.toString(bytes);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A slot that ends a run which left the heap full sends DONE, then RETIRE, and stops: a send
+     * that runs out of memory on its way to MPI is handed over again, not lost (the client would
+     * get 137 where a new JVM gives the run's own status), and the stop waits for it.
+     */
+    @Test
+    void aSendThatRunsOutOfMemoryIsHandedOverAgainNotLost() throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(2);
+        MpiTransport slot = new MpiTransport(new OutOfMemoryOnSends(world.get(0), 1, 2), new Doorbells());
+        Receiver receiver = new Receiver();
+        Thread loop = loop(slot, receiver);
+        slot.send(1, Tags.DONE, new byte[] {7});
+        slot.send(1, Tags.RETIRE, new byte[] {8});
+        slot.stop();
+        loop.join(PATIENCE_SECONDS * 1000);
+        assertFalse(loop.isAlive(), "the stop did not end the loop");
+        assertEquals(Tags.DONE + ":[7]", receive(world.get(1)), "DONE was lost");
+        assertEquals(Tags.RETIRE + ":[8]", receive(world.get(1)));
+        assertNull(receive(world.get(1)), "a message was sent twice");
+        assertEquals("fault OutOfMemoryError", receiver.next(), "a slot hears of it (and retires after its run)");
+    }
+
+    /** A message with a lent buffer whose second part runs out of memory: that part goes next round, the first not twice. */
+    @Test
+    void aLentPartThatRunsOutOfMemoryIsHandedOverAloneNextRound() throws Exception {
+        List<InProcessMpi> world = InProcessMpi.world(2);
+        MpiTransport sending = new MpiTransport(new OutOfMemoryOnSends(world.get(0), 2), new Doorbells());
+        Thread loop = loop(sending, new Receiver());
+        BlockingQueue<ByteBuffer> given = new LinkedBlockingQueue<>();
+        ByteBuffer lent = ByteBuffer.allocateDirect(2).put(new byte[] {5, 6}).flip();
+        sending.send(1, Tags.SERVICE, ByteBuffer.wrap(new byte[] {4}), lent, given::add);
+        assertEquals(Tags.SERVICE + ":[4]", receive(world.get(1)));
+        assertEquals(Tags.SERVICE + ":[5, 6]", receive(world.get(1)));
+        assertNull(receive(world.get(1)), "a part was sent twice");
+        assertEquals(lent, given.poll(PATIENCE_SECONDS, TimeUnit.SECONDS), "the lent buffer was not given back");
+        sending.stop();
+        loop.join(PATIENCE_SECONDS * 1000);
     }
 }
