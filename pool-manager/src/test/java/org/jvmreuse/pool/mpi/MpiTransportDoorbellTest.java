@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
@@ -33,14 +32,13 @@ class MpiTransportDoorbellTest {
      * The in-process MPI, counting MPI_Iprobe calls: one per round of the loop that did not send.
      * With {@code late} > 0, a message shows only in the {@code late}+1st probe that could see it.
      */
-    private static final class CountingProbes implements Mpi {
+    private static final class CountingProbes extends ForwardingMpi {
         final AtomicLong probes = new AtomicLong();
-        private final InProcessMpi mpi;
         private final int late;
         private int hidden;
 
         CountingProbes(InProcessMpi mpi, int late) {
-            this.mpi = mpi;
+            super(mpi);
             this.late = late;
         }
 
@@ -54,36 +52,6 @@ class MpiTransportDoorbellTest {
             }
             hidden = 0;
             return envelope;
-        }
-
-        // The rest as the in-process MPI does it.
-        @Override public String backend() { return mpi.backend(); }
-        @Override public String libraryVersion() { return mpi.libraryVersion(); }
-        @Override public int initThread(int required) { return mpi.initThread(required); }
-        @Override public int rank() { return mpi.rank(); }
-        @Override public int size() { return mpi.size(); }
-        @Override public String processorName() { return mpi.processorName(); }
-        @Override public byte[][] allGather(byte[] mine) { return mpi.allGather(mine); }
-        @Override public Request iSend(ByteBuffer b, int n, int dest, int tag) { return mpi.iSend(b, n, dest, tag); }
-        @Override public Request iRecv(ByteBuffer b, int n, int source, int tag) { return mpi.iRecv(b, n, source, tag); }
-        @Override public void recv(ByteBuffer b, int n, int source, int tag) { mpi.recv(b, n, source, tag); }
-        @Override public void abort(int code) { mpi.abort(code); }
-        @Override public void finish() { mpi.finish(); }
-    }
-
-    /** A manager whose own slots all ring it: its idle wait is the long one. */
-    private static final class Ringing implements MpiTransport.Handler {
-        @Override
-        public void onMessage(int source, int tag, byte[] payload) {
-        }
-
-        @Override
-        public void onPeerLost(int rank) {
-        }
-
-        @Override
-        public boolean everyPeerRings() {
-            return true;
         }
     }
 
@@ -127,7 +95,7 @@ class MpiTransportDoorbellTest {
             transports.add(transport);
             Thread thread = new Thread(() -> {
                 try {
-                    transport.run(new Ringing());
+                    transport.run(new NoMessages(true)); // a manager whose own slots all ring it: its idle wait is the long one
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }

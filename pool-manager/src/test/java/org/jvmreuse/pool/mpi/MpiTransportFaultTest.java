@@ -131,13 +131,12 @@ class MpiTransportFaultTest {
      * The in-process MPI, except that the sends numbered in {@code failing} (from 1) run out of
      * memory before MPI has them, as the native backend's request does in a heap a run left full.
      */
-    private static final class OutOfMemoryOnSends implements Mpi {
-        private final InProcessMpi mpi;
+    private static final class OutOfMemoryOnSends extends ForwardingMpi {
         private final Set<Integer> failing;
         private int sends;
 
         OutOfMemoryOnSends(InProcessMpi mpi, Integer... failing) {
-            this.mpi = mpi;
+            super(mpi);
             this.failing = Set.of(failing);
         }
 
@@ -148,20 +147,6 @@ class MpiTransportFaultTest {
             }
             return mpi.iSend(direct, count, dest, tag);
         }
-
-        // The rest as the in-process MPI does it.
-        @Override public String backend() { return mpi.backend(); }
-        @Override public String libraryVersion() { return mpi.libraryVersion(); }
-        @Override public int initThread(int required) { return mpi.initThread(required); }
-        @Override public int rank() { return mpi.rank(); }
-        @Override public int size() { return mpi.size(); }
-        @Override public String processorName() { return mpi.processorName(); }
-        @Override public byte[][] allGather(byte[] mine) { return mpi.allGather(mine); }
-        @Override public Request iRecv(ByteBuffer b, int n, int source, int tag) { return mpi.iRecv(b, n, source, tag); }
-        @Override public Envelope iProbe(int source, int tag) { return mpi.iProbe(source, tag); }
-        @Override public void recv(ByteBuffer b, int n, int source, int tag) { mpi.recv(b, n, source, tag); }
-        @Override public void abort(int code) { mpi.abort(code); }
-        @Override public void finish() { mpi.finish(); }
     }
 
     private static Thread loop(MpiTransport transport, Receiver receiver) {

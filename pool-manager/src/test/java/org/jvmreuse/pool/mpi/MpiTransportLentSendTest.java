@@ -26,25 +26,10 @@ class MpiTransportLentSendTest {
     private static final int PAIRS = 500;
     private static final int BODY = 64;
 
-    private static final class Quiet implements MpiTransport.Handler {
-        @Override
-        public void onMessage(int source, int tag, byte[] payload) {
-        }
-
-        @Override
-        public void onPeerLost(int rank) {
-        }
-
-        @Override
-        public boolean everyPeerRings() {
-            return true;
-        }
-    }
-
     private static Thread loop(MpiTransport transport) {
         Thread thread = new Thread(() -> {
             try {
-                transport.run(new Quiet());
+                transport.run(new NoMessages(true));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

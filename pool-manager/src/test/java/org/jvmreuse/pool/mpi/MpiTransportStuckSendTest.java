@@ -24,31 +24,16 @@ class MpiTransportStuckSendTest {
     private static final long STOP_DRAIN_MILLIS = 300;
 
     /** The in-process MPI, except that sends to rank 1 are never received (a large send to a dead rank). */
-    private static final class StuckToRank1 implements Mpi {
-        private final InProcessMpi mpi;
+    private static final class StuckToRank1 extends ForwardingMpi {
 
         StuckToRank1(InProcessMpi mpi) {
-            this.mpi = mpi;
+            super(mpi);
         }
 
         @Override
         public Request iSend(ByteBuffer direct, int count, int dest, int tag) {
             return dest == 1 ? () -> false : mpi.iSend(direct, count, dest, tag);
         }
-
-        // The rest as the in-process MPI does it.
-        @Override public String backend() { return mpi.backend(); }
-        @Override public String libraryVersion() { return mpi.libraryVersion(); }
-        @Override public int initThread(int required) { return mpi.initThread(required); }
-        @Override public int rank() { return mpi.rank(); }
-        @Override public int size() { return mpi.size(); }
-        @Override public String processorName() { return mpi.processorName(); }
-        @Override public byte[][] allGather(byte[] mine) { return mpi.allGather(mine); }
-        @Override public Request iRecv(ByteBuffer b, int n, int source, int tag) { return mpi.iRecv(b, n, source, tag); }
-        @Override public Envelope iProbe(int source, int tag) { return mpi.iProbe(source, tag); }
-        @Override public void recv(ByteBuffer b, int n, int source, int tag) { mpi.recv(b, n, source, tag); }
-        @Override public void abort(int code) { mpi.abort(code); }
-        @Override public void finish() { mpi.finish(); }
     }
 
     private static final class Lost implements MpiTransport.Handler {

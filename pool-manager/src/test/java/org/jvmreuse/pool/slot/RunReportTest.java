@@ -18,6 +18,7 @@ import org.jvmreuse.pool.mpi.Doorbells;
 import org.jvmreuse.pool.mpi.InProcessMpi;
 import org.jvmreuse.pool.mpi.Mpi;
 import org.jvmreuse.pool.mpi.MpiTransport;
+import org.jvmreuse.pool.mpi.NoMessages;
 import org.jvmreuse.pool.mpi.Tags;
 import org.jvmreuse.pool.mpi.Wire;
 
@@ -67,25 +68,11 @@ class RunReportTest {
         public static void main(String[] args) throws Exception {
             List<InProcessMpi> world = InProcessMpi.world(2);
             MpiTransport transport = new MpiTransport(world.get(1), new Doorbells());
-            MpiTransport.Handler nothingComes = new MpiTransport.Handler() {
-                @Override
-                public void onMessage(int source, int tag, byte[] payload) {
-                }
-
-                @Override
-                public void onPeerLost(int rank) {
-                }
-
-                @Override
-                public boolean everyPeerRings() {
-                    return false;
-                }
-            };
             CountDownLatch go = new CountDownLatch(1);
             Thread loop = new Thread(() -> {
                 try {
                     go.await();
-                    transport.run(nothingComes);
+                    transport.run(new NoMessages(false));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
