@@ -127,30 +127,8 @@ class SbatchAcrossHostsTest {
      */
     @Test
     void pjmScriptAcrossTheHostsPutsAPoolAndANodeManagerOnEachHost() throws Exception {
-        Path bin = testbed.jobs.resolve("pjm-bin");
-        Files.createDirectories(bin);
-        Path mpiexec = bin.resolve("mpiexec");
-        // Two launches run at once (the pools and the agents): the second srun step needs --overlap.
-        Files.writeString(mpiexec, """
-                #!/bin/bash
-                root=()
-                if [[ $EUID -eq 0 ]]; then root=(--allow-run-as-root); fi
-                export SLURM_OVERLAP=1
-                exec mpirun "${root[@]}" --oversubscribe "$@"
-                """);
-        assertTrue(mpiexec.toFile().setExecutable(true));
         Path workdir = testbed.jobs.resolve("pjm-work");
-        Files.createDirectories(workdir);
-        String script = """
-                #!/bin/bash
-                set -euo pipefail
-                export PATH=%s:$PATH
-                export PJM_O_WORKDIR=%s PJM_JOBID=$((SLURM_JOB_ID + 7000)) PJM_NODE=3 PJM_MPI_PROC=3
-                export JVMREUSE_MPIEXEC_OPTS='--map-by ppr:@PER_NODE@:node'
-                unset SLURM_JOB_NODELIST
-                cd "$PJM_O_WORKDIR"
-                exec bash %s
-                """.formatted(bin, workdir, PJSUB);
+        String script = testbed.pjmOnSlurm(PJSUB, workdir, 3);
         Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
         env.putAll(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_WORKLOAD", "kmeans", "JVMREUSE_KMEANS_POINTS", "2000",
                 "JVMREUSE_KMEANS_K", "3", "JVMREUSE_KMEANS_DIMENSIONS", "2", "JVMREUSE_ITERATIONS", "1"));

@@ -366,32 +366,8 @@ class HpcJobScriptTest {
 
     @Test
     void pjmScriptRunsWithPjmEnvironmentOnASlurmAllocation() throws Exception {
-        // PJM's environment on top of a Slurm allocation; Fujitsu's mpiexec is Open MPI's mpirun here.
-        // Two launches run at once (the pools and the per-node agents): mpirun starts its daemons
-        // with srun, whose second step would wait for the first one's CPUs without --overlap.
-        Path bin = testbed.jobs.resolve("pjm-bin");
-        Files.createDirectories(bin);
-        Path mpiexec = bin.resolve("mpiexec");
-        Files.writeString(mpiexec, """
-                #!/bin/bash
-                root=()
-                if [[ $EUID -eq 0 ]]; then root=(--allow-run-as-root); fi
-                export SLURM_OVERLAP=1
-                exec mpirun "${root[@]}" --oversubscribe "$@"
-                """);
-        mpiexec.toFile().setExecutable(true);
         Path workdir = testbed.jobs.resolve("pjm-work");
-        Files.createDirectories(workdir);
-        String script = """
-                #!/bin/bash
-                set -euo pipefail
-                export PATH=%s:$PATH
-                export PJM_O_WORKDIR=%s PJM_JOBID=$((SLURM_JOB_ID + 7000)) PJM_NODE=2 PJM_MPI_PROC=2
-                export JVMREUSE_MPIEXEC_OPTS='--map-by ppr:@PER_NODE@:node'
-                unset SLURM_JOB_NODELIST
-                cd "$PJM_O_WORKDIR"
-                exec bash %s
-                """.formatted(bin, workdir, PJSUB);
+        String script = testbed.pjmOnSlurm(PJSUB, workdir, 2);
         Map<String, String> env = settings(Map.of("JVMREUSE_WORKLOAD", "kmeans", "JVMREUSE_KMEANS_POINTS", "2000",
                 "JVMREUSE_KMEANS_K", "3", "JVMREUSE_KMEANS_DIMENSIONS", "2", "JVMREUSE_ITERATIONS", "1"));
         long id = testbed.submit(script, "-N", "2", export(env));

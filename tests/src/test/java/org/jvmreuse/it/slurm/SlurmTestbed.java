@@ -124,6 +124,41 @@ public final class SlurmTestbed implements AutoCloseable {
         return jobs.resolve("slurm-" + id + ".out");
     }
 
+    /**
+     * A batch script that runs the PJM job script {@code pjsub} with PJM's environment on top of
+     * this Slurm allocation of {@code nodes} nodes (no PJM can be installed here): PJM_O_WORKDIR
+     * {@code workdir}, PJM_JOBID the Slurm job's id + 7000, no node list, and Fujitsu's mpiexec
+     * mapped to Open MPI's mpirun (a wrapper in jobs/pjm-bin). Two launches run at once (the pools
+     * and the node agents): mpirun starts its daemons with srun, whose second step would wait for
+     * the first one's CPUs without --overlap.
+     */
+    public String pjmOnSlurm(Path pjsub, Path workdir, int nodes) throws IOException {
+        Path bin = jobs.resolve("pjm-bin");
+        Files.createDirectories(bin);
+        Path mpiexec = bin.resolve("mpiexec");
+        Files.writeString(mpiexec, """
+                #!/bin/bash
+                root=()
+                if [[ $EUID -eq 0 ]]; then root=(--allow-run-as-root); fi
+                export SLURM_OVERLAP=1
+                exec mpirun "${root[@]}" --oversubscribe "$@"
+                """);
+        if (!mpiexec.toFile().setExecutable(true)) {
+            throw new IOException("cannot make " + mpiexec + " executable");
+        }
+        Files.createDirectories(workdir);
+        return """
+                #!/bin/bash
+                set -euo pipefail
+                export PATH=%s:$PATH
+                export PJM_O_WORKDIR=%s PJM_JOBID=$((SLURM_JOB_ID + 7000)) PJM_NODE=%d PJM_MPI_PROC=%d
+                export JVMREUSE_MPIEXEC_OPTS='--map-by ppr:@PER_NODE@:node'
+                unset SLURM_JOB_NODELIST
+                cd "$PJM_O_WORKDIR"
+                exec bash %s
+                """.formatted(bin, workdir, nodes, nodes, pjsub);
+    }
+
     public String outputText(long id) throws IOException {
         Path out = output(id);
         return Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "(no output file " + out + ")";
