@@ -96,31 +96,18 @@ _hpc_node_local_dir() {
 
 # Values for the templates (core/hadoop-conf.sh) shared by every node.
 _hpc_template_values() {
-    local fs=file:/// app_cp am_opts
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        fs=hdfs://$HPC_MASTER_ADDR:$(_hpc_port nn)
-    fi
-    app_cp="$HPC_WORK/master/conf,$JVMREUSE_HADOOP_LIB/*${JVMREUSE_PATCH_JAR:+,$JVMREUSE_PATCH_JAR}"
-    if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 ]]; then
-        app_cp+=",$JVMREUSE_MPI_SHUFFLE_JAR"
-    fi
+    local name
+    local -A master_ports=()
+    for name in "${_hpc_port_names_master[@]}"; do
+        master_ports[$name]=$(_hpc_port "$name")
+    done
     # The AM's heap: 3/4 of its container, but no more than a slot's, so that pools can take it
     local am_heap=$((JVMREUSE_AM_MEMORY * 3 / 4)) slot_heap
     slot_heap=$(_hpc_mb "$JVMREUSE_SLOT_HEAP")
     ((am_heap <= slot_heap)) || am_heap=$slot_heap
-    am_opts=$(jvmreuse_am_opts "$am_heap")
     JVMREUSE_CONF_TEMPLATES=$HPC_CONF_DIR
-    declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$HPC_WORK [MASTER_ADDR]=$HPC_MASTER_ADDR [BIND_ADDR]=0.0.0.0
-        [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=$HPC_VCORES [APP_CLASSPATH]=$app_cp [AM_OPTS]=${am_opts% }
-        [AM_MEMORY]=$JVMREUSE_AM_MEMORY [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]='' [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS
-        [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "${#HPC_NODES[@]}")
-        [UBERTASK]=$(jvmreuse_ubertask)
-        [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((${#HPC_NODES[@]} * JVMREUSE_NM_MEMORY)) \
-            "$JVMREUSE_AM_MEMORY" "$JVMREUSE_TASK_MEMORY")
-        [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP [PORT_RM]=$(_hpc_port rm) [PORT_RM_SCHEDULER]=$(_hpc_port rm_scheduler)
-        [PORT_RM_TRACKER]=$(_hpc_port rm_tracker) [PORT_RM_ADMIN]=$(_hpc_port rm_admin) [PORT_RM_WEB]=$(_hpc_port rm_web)
-        [PORT_JHS]=$(_hpc_port jhs) [PORT_JHS_WEB]=$(_hpc_port jhs_web) [PORT_NN]=$(_hpc_port nn)
-        [PORT_NN_HTTP]=$(_hpc_port nn_http))
+    jvmreuse_conf_values "$HPC_WORK" "$HPC_WORK/master/conf" "$HPC_MASTER_ADDR" 0.0.0.0 "${#HPC_NODES[@]}" \
+        "$HPC_VCORES" "$JVMREUSE_AM_MEMORY" "$am_heap" master_ports
 }
 
 # Writes <work>/master/conf and <work>/nodes/<node>/conf for every node (by-index/<i> links to it).

@@ -191,21 +191,15 @@ _jvmreuse_cluster_pick_ports() {
 # The values of the configuration templates (core/hadoop-conf.sh) for this cluster: every daemon
 # listens on 127.0.0.1; one DataNode (HDFS) reads D/conf, so its properties go there too.
 _jvmreuse_cluster_conf_values() {
-    local d=$JVMREUSE_CLUSTER_DIR fs=file:/// am_opts name
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        fs=hdfs://127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nn]}
-    fi
-    am_opts=$(jvmreuse_am_opts 512)
-    declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$d [MASTER_ADDR]=127.0.0.1 [BIND_ADDR]=127.0.0.1
-        [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=8 [APP_CLASSPATH]="$d/conf,$(jvmreuse_app_jars)"
-        [AM_OPTS]=${am_opts% } [AM_MEMORY]=768 [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
-        [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "$JVMREUSE_NODEMANAGERS") [UBERTASK]=$(jvmreuse_ubertask)
-        [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((JVMREUSE_NODEMANAGERS * JVMREUSE_NM_MEMORY)) 768 "$JVMREUSE_TASK_MEMORY")
-        [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
-        [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine) [NODE_NAME]=127.0.0.1 [DN_DATA_DIR]=$d/hdfs/data [PORT_NN]=${JVMREUSE_CLUSTER_PORTS[nn]:-})
+    local d=$JVMREUSE_CLUSTER_DIR name
+    local -A master_ports=([nn]='')
+    # shellcheck disable=SC2034 # read through a nameref by jvmreuse_conf_values
     for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do
-        [[ $name == nm[0-9]* ]] || JVMREUSE_CONF[PORT_${name^^}]=${JVMREUSE_CLUSTER_PORTS[$name]}
+        [[ $name == nm[0-9]* ]] || master_ports[$name]=${JVMREUSE_CLUSTER_PORTS[$name]}
     done
+    jvmreuse_conf_values "$d" "$d/conf" 127.0.0.1 127.0.0.1 "$JVMREUSE_NODEMANAGERS" 8 768 512 master_ports
+    JVMREUSE_CONF[NODE_NAME]=127.0.0.1
+    JVMREUSE_CONF[DN_DATA_DIR]=$d/hdfs/data
 }
 
 # Writes D/conf (clients, RM, JHS, and the NameNode and DataNode).

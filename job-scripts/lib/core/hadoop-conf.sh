@@ -5,6 +5,16 @@
 # with the values its caller puts in the associative array JVMREUSE_CONF (placeholder name ->
 # value), then appends the user's extra properties. Sourced; callers use `set -euo pipefail`.
 #
+#   jvmreuse_conf_values WORK CONF MASTER BIND NODES VCORES AM_MB AM_HEAP_MB PORTS
+#                                     sets JVMREUSE_CONF to what every deployment's templates take
+#                                     (one place for the cluster's and the batch job's values): the
+#                                     WORK dir, the clients' CONF dir (first on the application
+#                                     class path), the MASTER's address (RM, JHS, NameNode), the
+#                                     daemons' BIND address, NODES NodeManagers of VCORES and
+#                                     JVMREUSE_NM_MEMORY each, AMs of AM_MB with -Xmx AM_HEAP_MB,
+#                                     and PORT_<NAME> for each entry of the associative array named
+#                                     PORTS (rm, rm_scheduler, ..., jhs_web, nn, nn_http, ...); the
+#                                     caller adds what is its own (node names, dirs, sockets)
 #   jvmreuse_conf_check               checks the user's overrides (below); call before writing
 #   jvmreuse_conf_render NAME         prints template NAME (e.g. yarn-site.xml: NAME.in) rendered
 #   jvmreuse_conf_write_shared DIR [FRAGMENT...]
@@ -38,6 +48,25 @@ _jvmreuse_conf_sites=(core-site yarn-site mapred-site hdfs-site capacity-schedul
 
 # shellcheck source=job-scripts/lib/core/log.sh
 source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
+
+jvmreuse_conf_values() {
+    local work=$1 conf=$2 master=$3 bind=$4 nodes=$5 vcores=$6 am_mb=$7 am_heap=$8 fs=file:/// am_opts name
+    local -n _jvmreuse_conf_ports=$9
+    if [[ $JVMREUSE_HDFS == 1 ]]; then
+        fs=hdfs://$master:${_jvmreuse_conf_ports[nn]}
+    fi
+    am_opts=$(jvmreuse_am_opts "$am_heap")
+    declare -gA JVMREUSE_CONF=([FS_DEFAULT]=$fs [WORK_DIR]=$work [MASTER_ADDR]=$master [BIND_ADDR]=$bind
+        [NM_MEMORY]=$JVMREUSE_NM_MEMORY [VCORES]=$vcores [APP_CLASSPATH]="$conf,$(jvmreuse_app_jars)"
+        [AM_OPTS]=${am_opts% } [AM_MEMORY]=$am_mb [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
+        [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "$nodes") [UBERTASK]=$(jvmreuse_ubertask)
+        [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((nodes * JVMREUSE_NM_MEMORY)) "$am_mb" "$JVMREUSE_TASK_MEMORY")
+        [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
+        [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine))
+    for name in "${!_jvmreuse_conf_ports[@]}"; do
+        JVMREUSE_CONF[PORT_${name^^}]=${_jvmreuse_conf_ports[$name]}
+    done
+}
 
 _jvmreuse_conf_error() { jvmreuse_log jvmreuse-conf "ERROR: $*"; }
 
