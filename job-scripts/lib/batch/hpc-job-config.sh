@@ -103,7 +103,7 @@ _hpc_template_values() {
     done
     # The AM's heap: 3/4 of its container, but no more than a slot's, so that pools can take it
     local am_heap=$((JVMREUSE_AM_MEMORY * 3 / 4)) slot_heap
-    slot_heap=$(_hpc_mb "$JVMREUSE_SLOT_HEAP")
+    slot_heap=$(jvmreuse_mb "$JVMREUSE_SLOT_HEAP")
     ((am_heap <= slot_heap)) || am_heap=$slot_heap
     JVMREUSE_CONF_TEMPLATES=$HPC_CONF_DIR
     jvmreuse_conf_values "$HPC_WORK" "$HPC_WORK/master/conf" "$HPC_MASTER_ADDR" 0.0.0.0 "${#HPC_NODES[@]}" \

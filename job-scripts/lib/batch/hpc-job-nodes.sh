@@ -151,8 +151,8 @@ _hpc_check_memory() {
     HPC_SLOTS=${JVMREUSE_SLOTS:-$((JVMREUSE_NM_MEMORY / JVMREUSE_TASK_MEMORY))}
     HPC_VCORES=${JVMREUSE_VCORES:-${SLURM_CPUS_ON_NODE:-$(nproc)}}
     ((HPC_VCORES >= 1)) || HPC_VCORES=1
-    slot_heap=$(_hpc_mb "$JVMREUSE_SLOT_HEAP")
-    daemon=$(_hpc_mb "$JVMREUSE_DAEMON_HEAP")
+    slot_heap=$(jvmreuse_mb "$JVMREUSE_SLOT_HEAP")
+    daemon=$(jvmreuse_mb "$JVMREUSE_DAEMON_HEAP")
     _hpc_node_memory
     if [[ $JVMREUSE_POOL == 1 ]]; then
         need=$(((HPC_SLOTS + 1) * slot_heap + JVMREUSE_AM_MEMORY))

@@ -50,17 +50,6 @@ _hpc_load_settings() {
     done
 }
 
-# Megabytes of a Java heap size (512m, 1g, 1024k, or MB without a unit); empty if not one.
-_hpc_mb() {
-    local v=$1
-    case $v in
-        *[gG]) [[ ${v%?} =~ ^[0-9]+$ ]] && printf '%s' $((${v%?} * 1024)) ;;
-        *[mM]) [[ ${v%?} =~ ^[0-9]+$ ]] && printf '%s' "${v%?}" ;;
-        *[kK]) [[ ${v%?} =~ ^[0-9]+$ ]] && printf '%s' $((${v%?} / 1024)) ;;
-        *) [[ $v =~ ^[0-9]+$ ]] && printf '%s' "$v" ;;
-    esac
-}
-
 # Seconds of a time limit: S, M:SS, H:MM:SS, D-H:MM:SS; empty for UNLIMITED or junk.
 _hpc_seconds() {
     local v=$1 d=0 h=0 m=0 s=0
@@ -89,7 +78,8 @@ _hpc_job_id() {
 
 # Checks every setting that does not need the allocation; dies with a clear message.
 _hpc_validate_settings() {
-    local name
+    local name problem
+    problem=$(jvmreuse_settings_check) || _hpc_die "$problem"
     jvmreuse_conf_check || _hpc_die "fix the configuration overrides above (JVMREUSE_CONF_OVERRIDES, JVMREUSE_*_EXTRA)"
     case $JVMREUSE_WORKLOAD in
         pagerank | kmeans | terasort-compare) ;;
@@ -99,23 +89,17 @@ _hpc_validate_settings() {
         *) _hpc_die "unknown workload JVMREUSE_WORKLOAD='$JVMREUSE_WORKLOAD' (known: pagerank, kmeans, terasort-compare, command)" ;;
     esac
     for name in JVMREUSE_ITERATIONS JVMREUSE_PAGERANK_NODES JVMREUSE_KMEANS_POINTS JVMREUSE_KMEANS_K \
-        JVMREUSE_KMEANS_DIMENSIONS JVMREUSE_TERASORT_ROWS JVMREUSE_NM_MEMORY JVMREUSE_TASK_MEMORY JVMREUSE_AM_MEMORY \
-        JVMREUSE_START_TIMEOUT JVMREUSE_STOP_TIMEOUT JVMREUSE_WALLTIME_MARGIN; do
+        JVMREUSE_KMEANS_DIMENSIONS JVMREUSE_TERASORT_ROWS JVMREUSE_AM_MEMORY JVMREUSE_START_TIMEOUT \
+        JVMREUSE_WALLTIME_MARGIN; do
         [[ ${!name} =~ ^[1-9][0-9]*$ ]] || _hpc_die "$name must be a whole number >= 1 (got '${!name}')"
     done
-    for name in JVMREUSE_REDUCERS JVMREUSE_SLOTS JVMREUSE_VCORES JVMREUSE_NODE_MEMORY JVMREUSE_PORT_BASE \
-        JVMREUSE_HEARTBEAT_MS; do
+    for name in JVMREUSE_REDUCERS JVMREUSE_VCORES JVMREUSE_NODE_MEMORY JVMREUSE_PORT_BASE; do
         [[ -z ${!name} || ${!name} =~ ^[1-9][0-9]*$ ]] || _hpc_die "$name must be empty or a whole number >= 1 (got '${!name}')"
     done
-    for name in JVMREUSE_POOL JVMREUSE_MPI_SHUFFLE JVMREUSE_HDFS JVMREUSE_VERIFY; do
+    for name in JVMREUSE_POOL JVMREUSE_VERIFY; do
         [[ ${!name} == [01] ]] || _hpc_die "$name must be 0 or 1 (got '${!name}')"
     done
-    [[ -z $JVMREUSE_UBER || $JVMREUSE_UBER == [01] ]] || _hpc_die "JVMREUSE_UBER must be empty, 0 or 1 (got '$JVMREUSE_UBER')"
-    [[ $JVMREUSE_WAIT_WARMUP == [01] ]] || _hpc_die "JVMREUSE_WAIT_WARMUP must be 0 or 1 (got '$JVMREUSE_WAIT_WARMUP')"
     [[ $JVMREUSE_BIND_ADDR =~ ^(auto|host|any)$ ]] || _hpc_die "JVMREUSE_BIND_ADDR must be auto, host or any (got '$JVMREUSE_BIND_ADDR')"
-    for name in JVMREUSE_SLOT_HEAP JVMREUSE_DAEMON_HEAP; do
-        [[ -n $(_hpc_mb "${!name}") ]] || _hpc_die "$name must be a heap size such as 512m or 1g (got '${!name}')"
-    done
     # shellcheck disable=SC2153 # set by _hpc_load_settings
     if ((JVMREUSE_TASK_MEMORY > JVMREUSE_NM_MEMORY || JVMREUSE_AM_MEMORY > JVMREUSE_NM_MEMORY)); then
         _hpc_die "JVMREUSE_NM_MEMORY ($JVMREUSE_NM_MEMORY MB) must hold one task ($JVMREUSE_TASK_MEMORY MB) and the AppMaster ($JVMREUSE_AM_MEMORY MB)"

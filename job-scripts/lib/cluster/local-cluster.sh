@@ -96,28 +96,14 @@ _jvmreuse_cluster_settings() {
 
 # Checks that the numeric settings are whole numbers in range and the dir is usable.
 _jvmreuse_cluster_validate() {
-    local name
-    for name in JVMREUSE_NODEMANAGERS JVMREUSE_NM_MEMORY JVMREUSE_TASK_MEMORY JVMREUSE_CLUSTER_TIMEOUT JVMREUSE_STOP_TIMEOUT; do
+    local name problem
+    if ! problem=$(jvmreuse_settings_check); then
+        _jvmreuse_cluster_log "ERROR: $problem"
+        return 1
+    fi
+    for name in JVMREUSE_NODEMANAGERS JVMREUSE_CLUSTER_TIMEOUT; do
         if ! [[ ${!name} =~ ^[1-9][0-9]*$ ]]; then
             _jvmreuse_cluster_log "ERROR: $name must be a whole number >= 1 (got '${!name}')"
-            return 1
-        fi
-    done
-    if [[ $JVMREUSE_WAIT_WARMUP != [01] ]]; then
-        _jvmreuse_cluster_log "ERROR: JVMREUSE_WAIT_WARMUP must be 0 or 1 (got '$JVMREUSE_WAIT_WARMUP')"
-        return 1
-    fi
-    if [[ -n $JVMREUSE_UBER && $JVMREUSE_UBER != [01] ]]; then
-        _jvmreuse_cluster_log "ERROR: JVMREUSE_UBER must be empty, 0 or 1 (got '$JVMREUSE_UBER')"
-        return 1
-    fi
-    if [[ $JVMREUSE_MPI_SHUFFLE != [01] ]]; then
-        _jvmreuse_cluster_log "ERROR: JVMREUSE_MPI_SHUFFLE must be 0 or 1 (got '$JVMREUSE_MPI_SHUFFLE')"
-        return 1
-    fi
-    for name in JVMREUSE_SLOTS JVMREUSE_HEARTBEAT_MS; do
-        if [[ -n ${!name:-} && ! ${!name} =~ ^[1-9][0-9]*$ ]]; then
-            _jvmreuse_cluster_log "ERROR: $name must be empty or a whole number >= 1 (got '${!name}')"
             return 1
         fi
     done

@@ -8,6 +8,10 @@
 #   JVMREUSE_CLUSTER_DEFAULTS  the cluster's own settings, and the ones whose default differs
 #   JVMREUSE_JOB_DEFAULTS      the HPC job's own settings, and the ones whose default differs
 #   jvmreuse_defaults_fill NAME=VALUE...   sets each NAME that is unset or empty to VALUE
+#   jvmreuse_settings_check    checks the settings both share (JVMREUSE_DEFAULTS' numbers, switches
+#                              and heap sizes); prints the first problem and returns 1. Each entry
+#                              point checks its own settings after it
+#   jvmreuse_mb SIZE           a heap size (512m, 1g, 524288k; a bare number is MB) in MB; nothing if it is none
 
 JVMREUSE_DEFAULTS=(
     JVMREUSE_MPI_SHUFFLE=1 JVMREUSE_SLOT_HEAP=512m JVMREUSE_NM_MEMORY=2048 JVMREUSE_TASK_MEMORY=512
@@ -80,5 +84,32 @@ jvmreuse_defaults_fill() {
     for kv in "$@"; do
         name=${kv%%=*}
         [[ -n ${!name:-} ]] || printf -v "$name" '%s' "${kv#*=}"
+    done
+}
+
+jvmreuse_mb() {
+    local v=$1
+    case $v in
+        *[gG]) [[ ${v%?} =~ ^[0-9]+$ ]] && printf '%s' $((${v%?} * 1024)) ;;
+        *[mM]) [[ ${v%?} =~ ^[0-9]+$ ]] && printf '%s' "${v%?}" ;;
+        *[kK]) [[ ${v%?} =~ ^[0-9]+$ ]] && printf '%s' $((${v%?} / 1024)) ;;
+        *) [[ $v =~ ^[0-9]+$ ]] && printf '%s' "$v" ;;
+    esac
+}
+
+jvmreuse_settings_check() {
+    local name
+    for name in JVMREUSE_NM_MEMORY JVMREUSE_TASK_MEMORY JVMREUSE_STOP_TIMEOUT; do
+        [[ ${!name} =~ ^[1-9][0-9]*$ ]] || { echo "$name must be a whole number >= 1 (got '${!name}')"; return 1; }
+    done
+    for name in JVMREUSE_SLOTS JVMREUSE_HEARTBEAT_MS; do
+        [[ -z ${!name:-} || ${!name} =~ ^[1-9][0-9]*$ ]] || { echo "$name must be empty or a whole number >= 1 (got '${!name}')"; return 1; }
+    done
+    for name in JVMREUSE_MPI_SHUFFLE JVMREUSE_HDFS JVMREUSE_WAIT_WARMUP; do
+        [[ ${!name} == [01] ]] || { echo "$name must be 0 or 1 (got '${!name}')"; return 1; }
+    done
+    [[ -z $JVMREUSE_UBER || $JVMREUSE_UBER == [01] ]] || { echo "JVMREUSE_UBER must be empty, 0 or 1 (got '$JVMREUSE_UBER')"; return 1; }
+    for name in JVMREUSE_SLOT_HEAP JVMREUSE_DAEMON_HEAP; do
+        [[ -n $(jvmreuse_mb "${!name}") ]] || { echo "$name must be a heap size such as 512m or 1g (got '${!name}')"; return 1; }
     done
 }
