@@ -88,8 +88,8 @@ _hpc_mode_ready() {
 
 # Interactive: nothing runs; the cluster stays up until the margin, a signal, or <output>/end.
 _hpc_mode_interactive() {
-    _hpc_log "interactive: the cluster stays up until $([[ -n ${HPC_DEADLINE:-} ]] && date -d "@$HPC_DEADLINE" +%H:%M:%S ||
-        echo 'the job is cancelled') (the walltime margin). From a shell on the allocation" \
+    _hpc_log "interactive: the cluster stays up until $([[ -n ${HPC_DEADLINE:-} ]] &&
+        echo "$(date -d "@$HPC_DEADLINE" +%H:%M:%S) (the walltime margin)" || echo 'the job is cancelled'). From a shell on the allocation" \
         "(e.g. srun --overlap --jobid $HPC_JOB_ID --pty bash, or ssh $HPC_MASTER):  . $HPC_OUT/env.sh  then hadoop jar ...," \
         "yarn node -list, mapred job -list. End it early: touch $HPC_OUT/end (with the post hook) or scancel/pjdel"
     while [[ ! -e $HPC_OUT/end ]]; do
