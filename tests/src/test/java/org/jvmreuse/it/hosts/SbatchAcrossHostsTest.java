@@ -95,12 +95,9 @@ class SbatchAcrossHostsTest {
         out.lines().filter(l -> l.contains("PageRank:") || l.contains("post-job hook") || l.contains("stopping:")
                 || l.contains("verify-pagerank")).forEach(l -> System.out.println("SbatchAcrossHostsTest: " + l));
         assertTrue(out.contains("starting the pools (3 x 2 slots, heap"), "one pool per host: " + out);
+        assertEachHostsPoolServed(dir);
         for (int i = 1; i <= 3; i++) {
             String node = "n" + i;
-            Path logs = dir.resolve("logs/nodes/" + node + "/pool-logs");
-            assertTrue(read(dir.resolve("run/nodes/" + node + "/pool.state")).startsWith("serving"), "pool of " + node + " did not serve");
-            String manager = read(logs.resolve("manager-" + (i - 1) + ".log"));
-            assertTrue(manager.contains(" on " + node + ", pool " + (i - 1)), "pool " + (i - 1) + " is not on " + node + ": " + manager);
             long runs = taskRuns(dir, node);
             assertTrue(runs >= 1, "the pool on " + node + " served no task run");
             assertTrue(read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log")).contains("task handed to the JVM pool at"), node);
@@ -132,8 +129,7 @@ class SbatchAcrossHostsTest {
         Map<String, String> env = new LinkedHashMap<>(SlurmTestbed.SMALL_JOB);
         env.putAll(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_WORKLOAD", "kmeans", "JVMREUSE_KMEANS_POINTS", "2000",
                 "JVMREUSE_KMEANS_K", "3", "JVMREUSE_KMEANS_DIMENSIONS", "2", "JVMREUSE_ITERATIONS", "1"));
-        long id = testbed.submit(script, "-N", "3",
-                "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(",")));
+        long id = testbed.submit(script, "-N", "3", export(env));
         testbed.awaitGone(id, 300_000);
         String out = testbed.outputText(id);
         assertEquals("COMPLETED", testbed.state(id), out);
@@ -142,15 +138,8 @@ class SbatchAcrossHostsTest {
         assertTrue(out.contains("started the NodeManager agents as one rank per node: mpiexec"), out);
         assertTrue(out.contains("verify-kmeans passed"), out);
         Path dir = workdir.resolve("jvmreuse-" + (id + 7000));
-        for (int i = 1; i <= 3; i++) {
-            String node = "n" + i;
-            assertEquals(node, read(dir.resolve("run/nodes/" + node + "/pids/nodemanager.host")).trim());
-            assertTrue(read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log")).contains("ContainerManager started at /10.77.0." + i + ":"),
-                    node + " NodeManager not on its address");
-            assertTrue(read(dir.resolve("run/nodes/" + node + "/pool.state")).startsWith("serving"), "pool of " + node + " did not serve");
-            String manager = read(dir.resolve("logs/nodes/" + node + "/pool-logs/manager-" + (i - 1) + ".log"));
-            assertTrue(manager.contains(" on " + node + ", pool " + (i - 1)), "pool " + (i - 1) + " is not on " + node + ": " + manager);
-        }
+        assertEachHostRanItsNodeManager(dir);
+        assertEachHostsPoolServed(dir);
         assertNoJobProcesses(id);
     }
 
@@ -389,7 +378,7 @@ class SbatchAcrossHostsTest {
         env.putAll(more);
         List<String> options = new java.util.ArrayList<>(List.of("-N", "3"));
         options.addAll(List.of(sbatchOptions));
-        options.add("--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(",")));
+        options.add(export(env));
         return testbed.submit(Files.readString(script), options.toArray(String[]::new));
     }
 
@@ -409,18 +398,41 @@ class SbatchAcrossHostsTest {
 
         // The ResourceManager on n1's address; each NodeManager on its own host and address.
         assertTrue(read(dir.resolve("run/master/conf/yarn-site.xml")).contains("<value>n1:"), "RM address");
+        assertEachHostRanItsNodeManager(dir);
         String rm = read(dir.resolve("logs/master/resourcemanager.log"));
+        for (int i = 1; i <= 3; i++) {
+            String node = "n" + i;
+            assertTrue(Pattern.compile("NodeManager from node " + node + "\\(cmPort: \\d+ .* assigned nodeId " + node + ":").matcher(rm).find(),
+                    node + " did not register as itself");
+            assertTrue(read(dir.resolve("run/nodes/" + node + "/logs/agent.log")).contains("agent on host " + node + " "), node);
+        }
+        assertNoJobProcesses(id);
+    }
+
+    /** Host nK ran the job's NodeManager, started on its own address 10.77.0.K. */
+    private static void assertEachHostRanItsNodeManager(Path dir) {
         for (int i = 1; i <= 3; i++) {
             String node = "n" + i;
             String addr = "10.77.0." + i;
             assertEquals(node, read(dir.resolve("run/nodes/" + node + "/pids/nodemanager.host")).trim());
             String nm = read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log"));
             assertTrue(nm.contains("ContainerManager started at /" + addr + ":"), node + " NodeManager not on " + addr);
-            assertTrue(Pattern.compile("NodeManager from node " + node + "\\(cmPort: \\d+ .* assigned nodeId " + node + ":").matcher(rm).find(),
-                    node + " did not register as itself");
-            assertTrue(read(dir.resolve("run/nodes/" + node + "/logs/agent.log")).contains("agent on host " + node + " "), node);
         }
-        assertNoJobProcesses(id);
+    }
+
+    /** Host nK ran pool K-1, which served (its pool.state), as its manager's log says. */
+    private static void assertEachHostsPoolServed(Path dir) {
+        for (int i = 1; i <= 3; i++) {
+            String node = "n" + i;
+            assertTrue(read(dir.resolve("run/nodes/" + node + "/pool.state")).startsWith("serving"), "pool of " + node + " did not serve");
+            String manager = read(dir.resolve("logs/nodes/" + node + "/pool-logs/manager-" + (i - 1) + ".log"));
+            assertTrue(manager.contains(" on " + node + ", pool " + (i - 1)), "pool " + (i - 1) + " is not on " + node + ": " + manager);
+        }
+    }
+
+    /** sbatch's --export for {@code env} on top of the submitter's environment. */
+    private static String export(Map<String, String> env) {
+        return "--export=ALL," + env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
     }
 
     /**
