@@ -7,53 +7,17 @@
 # ---------------------------------------------------------------------------------------------
 # Places and ports
 
-_hpc_port_names_master=(rm rm_scheduler rm_tracker rm_admin rm_web jhs jhs_web nn nn_http)
-_hpc_port_names_node=(nm nm_localizer nm_web nm_shuffle dn dn_http dn_ipc)
-
-# Sets HPC_PORT_BASE: master ports at BASE+0.., node i's at BASE+10*i+0..; several nodes may
-# share a host, so every node gets its own. Checked free on this host (where emulated nodes live).
+# Sets HPC_PORT_BASE: the job's block of ports (core/ports.sh), the first one tried from the job
+# id, checked free on this host (where emulated nodes live).
 _hpc_pick_ports() {
-    local id base tries=0 i j busy
-    id=$(_hpc_job_id)
-    id=${id//[^0-9]/}
-    id=${id:-$$}
-    if ((${#id} > 6)); then
-        id=${id: -6}
+    if ! jvmreuse_port_block "$(_hpc_job_id)" "$HPC_N" "$JVMREUSE_PORT_BASE"; then
+        _hpc_die "port $JVMREUSE_PORT_BUSY${JVMREUSE_PORT_BASE:+ (from JVMREUSE_PORT_BASE=$JVMREUSE_PORT_BASE)} is in use on $(hostname): choose another JVMREUSE_PORT_BASE"
     fi
-    base=${JVMREUSE_PORT_BASE:-$((20000 + ((10#$id * 97) % 800) * 12))}
-    while :; do
-        busy=''
-        for ((i = 0; i <= HPC_N && i <= 100; i++)); do
-            for ((j = 0; j < 9; j++)); do
-                if jvmreuse_port_busy $((base + 10 * i + j)); then
-                    busy=$((base + 10 * i + j))
-                    break 2
-                fi
-            done
-        done
-        [[ -n $busy ]] || break
-        if [[ -n $JVMREUSE_PORT_BASE ]] || ((++tries > 20)); then
-            _hpc_die "port $busy (from JVMREUSE_PORT_BASE=$base) is in use on $(hostname): choose another JVMREUSE_PORT_BASE"
-        fi
-        base=$((20000 + (base - 20000 + 1213) % 9600))
-    done
-    HPC_PORT_BASE=$base
+    HPC_PORT_BASE=$JVMREUSE_PORT_BLOCK
 }
 
 # Port of service $1 (a master name, or a node name with node index $2).
-_hpc_port() {
-    local k
-    if [[ -z ${2:-} ]]; then
-        for k in "${!_hpc_port_names_master[@]}"; do
-            [[ ${_hpc_port_names_master[k]} == "$1" ]] && { printf '%s' $((HPC_PORT_BASE + k)); return; }
-        done
-    else
-        for k in "${!_hpc_port_names_node[@]}"; do
-            [[ ${_hpc_port_names_node[k]} == "$1" ]] && { printf '%s' $((HPC_PORT_BASE + 10 * (($2 - 1) % 100 + 1) + k)); return; }
-        done
-    fi
-    return 1
-}
+_hpc_port() { jvmreuse_port "$HPC_PORT_BASE" "$@"; }
 
 _hpc_places() {
     local id
@@ -98,7 +62,7 @@ _hpc_node_local_dir() {
 _hpc_template_values() {
     local name
     local -A master_ports=()
-    for name in "${_hpc_port_names_master[@]}"; do
+    for name in "${JVMREUSE_MASTER_PORTS[@]}"; do
         master_ports[$name]=$(_hpc_port "$name")
     done
     # The AM's heap: 3/4 of its container, but no more than a slot's, so that pools can take it
@@ -141,7 +105,7 @@ _hpc_write_node_config() {
     JVMREUSE_CONF[POOL_SOCKET]=$HPC_SOCKET_DIR/pool$i.sock
     _hpc_bind_addr "$name" "$i"
     JVMREUSE_CONF[BIND_ADDR]=$HPC_BIND_ADDR
-    for s in "${_hpc_port_names_node[@]}"; do
+    for s in "${JVMREUSE_NODE_PORTS[@]}"; do
         JVMREUSE_CONF[PORT_${s^^}]=$(_hpc_port "$s" "$i")
     done
     jvmreuse_conf_write_node "$nd/conf" || _hpc_die "cannot write the Hadoop configuration of node $name"

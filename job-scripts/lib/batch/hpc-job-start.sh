@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # globals (HPC_*) are shared by the hpc-job*.sh files
 #
-# hpc-job-start.sh -- starting: the master daemons, the pools (one MPI launch), the node agents,
-# the wait until ready, the time limit.
+# hpc-job-start.sh -- starting: the job as a place of the cluster engine (core/engine.sh: the
+# pools' one MPI launch, the node agents, their pools' states, the stop of the node side), the
+# time limit.
 # Part of the HPC job library; sourced by hpc-job.sh, which documents the whole.
 
 # ---------------------------------------------------------------------------------------------
@@ -64,40 +65,6 @@ _hpc_set_deadline() {
     fi
 }
 
-# Starts the master daemons (RM, JHS, NameNode) in <work>/master (hadoop-daemons.sh).
-_hpc_start_master() {
-    local m=$HPC_WORK/master cp="$HPC_WORK/master/conf:$JVMREUSE_HADOOP_LIB/*"
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        jvmreuse_hdfs_webapps "$m"
-        cp="$HPC_WORK/master/conf:$HPC_WORK/master/hdfs/webapps-root:$JVMREUSE_HADOOP_LIB/*"
-        _hpc_log "formatting HDFS (NameNode on $HPC_MASTER_ADDR:$(_hpc_port nn))"
-        if ! _hpc_run "$HPC_WORK/master/logs/namenode-format.log" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java" \
-            -Dhadoop.root.logger=INFO,console -Djava.io.tmpdir="$HPC_WORK/tmp" -cp "$cp" \
-            org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive; then
-            tail -n 20 "$HPC_WORK/master/logs/namenode-format.log" >&2
-            _hpc_die "HDFS could not be formatted (see $HPC_WORK/master/logs/namenode-format.log)"
-        fi
-        jvmreuse_start_namenode "$m" "$m/conf"
-        # The JobHistoryServer creates its directories in HDFS at start: the NameNode must listen.
-        local deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT)) nn
-        nn=$(_hpc_port nn)
-        until (exec 3<>"/dev/tcp/$HPC_MASTER_ADDR/$nn") 2>/dev/null; do
-            if ! _jvmreuse_alive "$(cat "$HPC_WORK/master/pids/namenode.pid")"; then
-                _hpc_show_log "$HPC_WORK/master/logs/namenode.log"
-                _hpc_die "the NameNode exited during start-up"
-            fi
-            (($(date +%s) < deadline)) || _hpc_die "the NameNode does not listen on $HPC_MASTER_ADDR:$nn after ${JVMREUSE_START_TIMEOUT}s"
-            _hpc_check_deadline
-            sleep 0.5
-        done
-        _hpc_log "NameNode (pid $(cat "$HPC_WORK/master/pids/namenode.pid")) listens on $HPC_MASTER_ADDR:$nn"
-    fi
-    jvmreuse_start_resourcemanager "$m" "$m/conf"
-    jvmreuse_start_historyserver "$m" "$m/conf"
-    _hpc_log "started ResourceManager (pid $(cat "$HPC_WORK/master/pids/resourcemanager.pid")) and JobHistoryServer" \
-        "(pid $(cat "$HPC_WORK/master/pids/historyserver.pid")) on $HPC_MASTER ($HPC_MASTER_ADDR)"
-}
-
 # Builds HPC_POOL_CMD: ONE launch of all pools, SLOTS+1 consecutive ranks per node
 # (--ranks-per-pool), pool i = node i of the node list, socket <socket dir>/pool<i>.sock. No
 # spare ranks: the batch request holds SLOTS+1 ranks per node. The command is the launcher of
@@ -143,18 +110,6 @@ _hpc_pool_command() {
     HPC_POOL_CMD=("${launcher[@]}" "${JVMREUSE_POOL_PROGRAM[@]}")
 }
 
-_hpc_start_pools() {
-    [[ $JVMREUSE_POOL == 1 ]] || return 0
-    local log=$HPC_WORK/master/logs/pools.log
-    _hpc_pool_command
-    _jvmreuse_private_dir "$HPC_SOCKET_DIR" || return 1
-    _hpc_log "starting the pools ($HPC_N x $HPC_SLOTS slots$( ((HPC_SHARED_HOST == 0)) || echo ', all on the master: the nodes share one host'), heap $JVMREUSE_SLOT_HEAP, MPI shuffle $([[ $JVMREUSE_MPI_SHUFFLE == 1 ]] && echo on || echo off)," \
-        "warm-up ${JVMREUSE_CLUSTER_WARMUP_MAIN:-none}) with $JVMREUSE_POOL_LAUNCHER; output in $log"
-    printf '%q ' "${HPC_POOL_CMD[@]}" >"$HPC_WORK/master/pools.cmd"
-    JVMREUSE_JOB_WORK=$HPC_WORK "${HPC_POOL_CMD[@]}" </dev/null >"$log" 2>&1 &
-    printf '%s\n' "$!" >"$HPC_WORK/master/pids/pools.pid"
-}
-
 # Starts one agent per node: srun steps (Slurm) or the ranks of one MPI launch (PJM).
 _hpc_start_agents() {
     local i name nd
@@ -176,36 +131,114 @@ _hpc_start_agents() {
     fi
 }
 
-# Waits until every NodeManager is registered and the JobHistoryServer answers; fails early when
-# a daemon, an agent or the pools' launch dies.
-_hpc_wait_ready() {
-    local deadline f name jhs
-    deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
-    jhs=$(_hpc_port jhs)
-    until jvmreuse_rm_has_nodes "$HPC_MASTER_ADDR:$(_hpc_port rm_web)" "$HPC_N" && (exec 3<>"/dev/tcp/$HPC_MASTER_ADDR/$jhs") 2>/dev/null; do
-        _hpc_check_deadline
-        for f in "$HPC_WORK"/master/pids/*.pid; do
-            name=$(basename "$f" .pid)
-            if ! _jvmreuse_alive "$(cat "$f")"; then
-                case $name in
-                    pools) _hpc_show_log "$HPC_WORK/master/logs/pools.log"; _hpc_die "the pools' MPI launch exited during start-up" ;;
-                    agent-*) _hpc_show_log "$HPC_WORK/nodes/${name#agent-}/logs/agent.log"; _hpc_die "the agent of node ${name#agent-} exited during start-up" ;;
-                    agents) _hpc_show_log "$HPC_WORK/master/logs/agents.log"; _hpc_die "the agents' MPI launch exited during start-up" ;;
-                    *) _hpc_show_log "$HPC_WORK/master/logs/$name.log"; _hpc_die "$name exited during start-up" ;;
-                esac
-            fi
-        done
-        if (($(date +%s) >= deadline)); then
-            _hpc_show_log "$HPC_WORK/master/logs/resourcemanager.log"
-            _hpc_die "not all $HPC_N NodeManagers registered with the ResourceManager within ${JVMREUSE_START_TIMEOUT}s (JVMREUSE_START_TIMEOUT); see $HPC_WORK/nodes/*/logs"
-        fi
-        sleep 0.5
+# ---------------------------------------------------------------------------------------------
+# The batch job as a place of the cluster engine (core/engine.sh): the master's daemons run here,
+# the pools are one launch over the allocation, and each node's side is its agent (hpc-node.sh)
+# on that node; the agents report their pools in <work>/nodes/<node>/pool.state.
+
+# Sets the engine's globals for this job (after _hpc_places and _hpc_pick_ports).
+_hpc_engine() {
+    JVMREUSE_ENGINE_PLACE=_hpc_place
+    JVMREUSE_ENGINE_LOG=_hpc_log
+    JVMREUSE_ENGINE_MASTER=$HPC_WORK/master
+    JVMREUSE_ENGINE_ADDR=$HPC_MASTER_ADDR
+    JVMREUSE_ENGINE_NODES=$HPC_N
+    JVMREUSE_ENGINE_POOLS_PID=$HPC_WORK/master/pids/pools.pid
+    declare -gA JVMREUSE_ENGINE_PORTS=([rm_web]=$(_hpc_port rm_web) [jhs]=$(_hpc_port jhs) [nn]=$(_hpc_port nn)
+        [nn_http]=$(_hpc_port nn_http))
+    JVMREUSE_ENGINE_DEADLINE=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
+}
+
+_hpc_place_pool_launch() {
+    _hpc_pool_command
+    _jvmreuse_private_dir "$HPC_SOCKET_DIR" || return 1
+    _hpc_log "starting the pools ($HPC_N x $HPC_SLOTS slots$( ((HPC_SHARED_HOST == 0)) || echo ', all on the master: the nodes share one host'), heap $JVMREUSE_SLOT_HEAP, MPI shuffle $([[ $JVMREUSE_MPI_SHUFFLE == 1 ]] && echo on || echo off)," \
+        "warm-up ${JVMREUSE_CLUSTER_WARMUP_MAIN:-none}) with $JVMREUSE_POOL_LAUNCHER; output in $HPC_WORK/master/logs/pools.log"
+    JVMREUSE_ENGINE_POOL_CMD=("${HPC_POOL_CMD[@]}")
+}
+
+_hpc_place_start_nodes() {
+    _hpc_log "started ResourceManager (pid $(cat "$HPC_WORK/master/pids/resourcemanager.pid")) and JobHistoryServer" \
+        "(pid $(cat "$HPC_WORK/master/pids/historyserver.pid")) on $HPC_MASTER ($HPC_MASTER_ADDR)"
+    _hpc_start_agents
+}
+
+# Node $1's pool as its agent found it (pool.state); undecided until the agent has written it.
+_hpc_place_pool_state() {
+    local name=${HPC_NODES[$1 - 1]} state
+    if ! state=$(head -n 1 "$HPC_WORK/nodes/$name/pool.state" 2>/dev/null) || [[ -z $state ]]; then
+        printf 'node %s: its agent has not decided yet' "$name"
+        return 2
+    fi
+    printf 'node %s: %s' "$name" "$state"
+    [[ $state == serving* ]]
+}
+
+# The time limit, and the agents (one per node, or the one launch of all of them).
+_hpc_place_watch() {
+    local f name
+    _hpc_check_deadline
+    for f in "$HPC_WORK"/master/pids/agent*.pid; do
+        [[ -f $f ]] || continue
+        name=$(basename "$f" .pid)
+        _jvmreuse_alive "$(cat "$f")" && continue
+        case $name in
+            agent-*) _hpc_show_log "$HPC_WORK/nodes/${name#agent-}/logs/agent.log"; _hpc_log "ERROR: the agent of node ${name#agent-} exited during start-up" ;;
+            *) _hpc_show_log "$HPC_WORK/master/logs/agents.log"; _hpc_log "ERROR: the agents' MPI launch exited during start-up" ;;
+        esac
+        return 1
     done
-    for name in "${HPC_NODES[@]}"; do
-        if [[ -f $HPC_WORK/nodes/$name/pool.state ]] && ! grep -q '^serving' "$HPC_WORK/nodes/$name/pool.state"; then
-            _hpc_log "WARNING: the pool of node $name does not serve: its containers run the STOCK way ($(head -n 1 "$HPC_WORK/nodes/$name/pool.state"))"
-        fi
+}
+
+# The agents see <work>/stop within a second and stop their daemons (and, on other hosts, their
+# pools); those that do not end in time are stopped by PID with what runs of the nodes here.
+_hpc_place_stop_nodes() {
+    local pids=() p alive waited=0
+    touch "$HPC_WORK/stop" 2>/dev/null || true
+    _hpc_log "stopping: NodeManagers (agents), then ResourceManager and JobHistoryServer, then the pools"
+    mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/agent*.pid)
+    while ((${#pids[@]} > 0 && waited < JVMREUSE_STOP_TIMEOUT * 10 + 50)); do
+        alive=()
+        for p in "${pids[@]}"; do _jvmreuse_alive "$p" && alive+=("$p"); done
+        ((${#alive[@]} > 0)) || break
+        sleep 0.1
+        waited=$((waited + 1))
     done
+    mapfile -t pids < <(_hpc_place_node_pids)
+    jvmreuse_terminate "$JVMREUSE_STOP_TIMEOUT" _hpc_log ${pids[@]+"${pids[@]}"}
+}
+
+# The agents, and the NodeManager/DataNode PIDs of nodes that run on this host (their pid file
+# says so).
+_hpc_place_node_pids() {
+    local f host
+    host=$(uname -n)
+    jvmreuse_live_pids "$HPC_WORK"/master/pids/agent*.pid
+    for f in "$HPC_WORK"/nodes/*/pids/*.pid; do
+        [[ -f $f && $(cat "${f%.pid}.host" 2>/dev/null) == "$host" ]] || continue
+        jvmreuse_live_pids "$f"
+    done
+}
+
+# Only the pools on this host can be asked from here; each agent stops its own host's.
+_hpc_place_sockets() {
+    local s
+    for s in "$HPC_SOCKET_DIR"/pool*.sock; do
+        [[ ! -S $s ]] || printf '%s\n' "$s"
+    done
+}
+
+# A job's pid files live in its own work dir: a live PID in them is the job's.
+_hpc_place_owns() { [[ $1 =~ ^[0-9]+$ ]]; }
+
+# What marks this job's processes on this host (processes.sh's jvmreuse_leftovers): their
+# environment names this job, by the scheduler's job id or by JVMREUSE_JOB_WORK=<work dir>.
+_hpc_place_marks() {
+    JVMREUSE_ENGINE_MARKS=("env:JVMREUSE_JOB_WORK=$HPC_WORK")
+    case $HPC_SCHED in
+        slurm) JVMREUSE_ENGINE_MARKS+=("env:SLURM_JOB_ID=$HPC_JOB_ID") ;;
+        pjm) JVMREUSE_ENGINE_MARKS+=("env:PJM_JOBID=$HPC_JOB_ID") ;;
+    esac
 }
 
 _hpc_show_log() {

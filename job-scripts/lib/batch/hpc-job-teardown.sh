@@ -7,94 +7,29 @@
 # ---------------------------------------------------------------------------------------------
 # Stopping
 
-# What marks this job's processes on this host (processes.sh's jvmreuse_leftovers and
-# jvmreuse_sweep): their environment names this job, by the scheduler's job id or by
-# JVMREUSE_JOB_WORK=<work dir>. Sets HPC_MARKS.
-_hpc_marks() {
-    HPC_MARKS=("env:JVMREUSE_JOB_WORK=$HPC_WORK")
-    case $HPC_SCHED in
-        slurm) HPC_MARKS+=("env:SLURM_JOB_ID=$HPC_JOB_ID") ;;
-        pjm) HPC_MARKS+=("env:PJM_JOBID=$HPC_JOB_ID") ;;
-    esac
-}
-
-# NodeManager/DataNode PIDs of nodes that run on this host (their pid file says so).
-_hpc_local_node_pids() {
-    local f host
-    host=$(uname -n)
-    for f in "$HPC_WORK"/nodes/*/pids/*.pid; do
-        [[ -f $f && $(cat "${f%.pid}.host" 2>/dev/null) == "$host" ]] || continue
-        jvmreuse_live_pids "$f"
-    done
-}
-
-# Stops everything the job started, by PID. Graceful after a normal run (agents stop their
-# NodeManagers, then RM/JHS, then the pools); fast after a signal or the time limit (everything
-# at once, SIGKILL after 3 s: scancel gives only KillWait seconds). Then ends leftover job processes
-# (jvmreuse_sweep, not this shell, its ancestors or its session): with proctrack/linuxproc,
-# processes that left the job's process tree (task containers started with setsid) would
-# otherwise survive the job.
+# Stops everything the job started, by PID: the job's client, then the engine's teardown
+# (core/engine.sh), graceful after a normal run (agents stop their NodeManagers, then RM/JHS,
+# then the pools), fast after a signal or the time limit (everything at once, SIGKILL after 2 s:
+# scancel gives only KillWait seconds). Its last step ends leftover job processes (jvmreuse_sweep,
+# not this shell, its ancestors or its session): with proctrack/linuxproc, processes that left
+# the job's process tree (task containers started with setsid) would otherwise survive the job.
 _hpc_teardown() {
-    local status=$? pids=() limit t0
+    local status=$? t0
     trap '' INT TERM
     [[ -n ${HPC_WORK:-} && -d ${HPC_WORK:-/nonexistent}/master ]] || return "$status"
     [[ -z ${HPC_TORN_DOWN:-} ]] || return "$status"
     HPC_TORN_DOWN=1
-    _hpc_marks
     _hpc_mode_post_hook "$status" || status=$?
     t0=$(date +%s)
     touch "$HPC_WORK/stop" 2>/dev/null || true
-    limit=$JVMREUSE_STOP_TIMEOUT
     if [[ -n ${HPC_FAST:-} ]]; then
-        limit=2
         _hpc_log "stopping everything now (signal or time limit)"
-        # Everything at once: the daemons, the launches, the client, and every other process of
-        # the job on this host (task containers too), so that it is over before Slurm's SIGKILL.
-        mapfile -t pids < <(
-            [[ -z ${HPC_CHILD:-} ]] || { _jvmreuse_alive "$HPC_CHILD" && printf '%s\n' "$HPC_CHILD"; }
-            _hpc_local_node_pids
-            jvmreuse_live_pids "$HPC_WORK"/master/pids/*.pid
-            jvmreuse_leftovers "${HPC_MARKS[@]}"
-        )
-        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
-    else
-        _hpc_log "stopping: NodeManagers (agents), then ResourceManager and JobHistoryServer, then the pools"
-        if [[ -n ${HPC_CHILD:-} ]] && _jvmreuse_alive "$HPC_CHILD"; then
-            jvmreuse_terminate 3 _hpc_log "$HPC_CHILD"
-        fi
-        # The agents see <work>/stop within a second and stop their daemons.
-        mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/agent*.pid)
-        local waited=0 alive
-        while ((${#pids[@]} > 0 && waited < limit * 10 + 50)); do
-            alive=()
-            for p in "${pids[@]}"; do _jvmreuse_alive "$p" && alive+=("$p"); done
-            ((${#alive[@]} > 0)) || break
-            sleep 0.1
-            waited=$((waited + 1))
-        done
-        mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/agent*.pid; _hpc_local_node_pids)
-        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
-        mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/{resourcemanager,historyserver,namenode}.pid)
-        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
-        if [[ -f $HPC_WORK/master/pids/pools.pid ]] && [[ -n ${JVMREUSE_CLIENT:-} ]]; then
-            local s
-            for s in "$HPC_SOCKET_DIR"/pool*.sock; do
-                if [[ -S $s ]]; then
-                    "$JVMREUSE_CLIENT" --socket "$s" stop --now >/dev/null 2>&1 || true
-                fi
-            done
-            mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK/master/pids/pools.pid")
-            waited=0
-            while ((${#pids[@]} > 0 && waited < 100)) && _jvmreuse_alive "${pids[0]}"; do
-                sleep 0.1
-                waited=$((waited + 1))
-            done
-        fi
-        mapfile -t pids < <(jvmreuse_live_pids "$HPC_WORK"/master/pids/*.pid)
-        jvmreuse_terminate "$limit" _hpc_log ${pids[@]+"${pids[@]}"}
     fi
+    if [[ -n ${HPC_CHILD:-} ]] && _jvmreuse_alive "$HPC_CHILD"; then
+        jvmreuse_terminate "$([[ -n ${HPC_FAST:-} ]] && echo 2 || echo 3)" _hpc_log "$HPC_CHILD"
+    fi
+    jvmreuse_engine_stop "$([[ -n ${HPC_FAST:-} ]] && echo fast || echo graceful)"
     wait 2>/dev/null || true
-    jvmreuse_sweep "$([[ -n ${HPC_FAST:-} ]] && echo 1 || echo 3)" _hpc_log "the job" "${HPC_MARKS[@]}"
     rm -rf "$HPC_SOCKET_DIR" 2>/dev/null || true
     if [[ -n $JVMREUSE_LOCAL_DIR ]]; then
         rm -rf "$JVMREUSE_LOCAL_DIR/jvmreuse-$EUID-$HPC_JOB_ID" 2>/dev/null || true

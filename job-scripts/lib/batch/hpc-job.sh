@@ -82,6 +82,7 @@ hpc_job_main() {
     HPC_MASTER_ADDR=${JVMREUSE_MASTER_ADDR:-$(uname -n)}
     _hpc_places
     _hpc_pick_ports
+    _hpc_engine
     _hpc_log "job $(_hpc_job_id) ($HPC_SCHED): $HPC_N nodes (${HPC_NODES[*]}), master $HPC_MASTER ($HPC_MASTER_ADDR), mode $JVMREUSE_MODE, workload $JVMREUSE_WORKLOAD"
     _hpc_log "config $HPC_CONF_FILE; output $HPC_OUT; ports from $HPC_PORT_BASE; memory: $HPC_MEMORY_LINE"
 
@@ -104,10 +105,8 @@ hpc_job_main() {
     _hpc_phase prepare
 
     # 3. Daemons, pools, NodeManagers.
-    _hpc_start_master
-    _hpc_start_pools
-    _hpc_start_agents
-    _hpc_wait_ready
+    JVMREUSE_ENGINE_DEADLINE=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
+    jvmreuse_engine_start || _hpc_die "the cluster did not start (the reason is above; logs: $HPC_WORK/master/logs, $HPC_WORK/nodes/*/logs)"
     _hpc_phase startup
     _hpc_log "cluster ready in $(($(date +%s) - HPC_T0)) s: $HPC_N NodeManagers; RM http://$HPC_MASTER_ADDR:$(_hpc_port rm_web)," \
         "JobHistory http://$HPC_MASTER_ADDR:$(_hpc_port jhs_web); clients: . $HPC_WORK/master/env.sh"

@@ -6,10 +6,10 @@
 # ssh or srun between nodes; the node index is then the MPI rank + 1). It
 #   - starts this node's NodeManager (and DataNode with HDFS) with the configuration the master
 #     wrote to <work>/nodes/<node>/conf; PIDs in <work>/nodes/<node>/pids (with the host name);
-#   - in pool mode, waits (up to JVMREUSE_START_TIMEOUT) until this node's pool has started all its
-#     slots and writes the outcome to <work>/nodes/<node>/pool.state: while the NodeManager
-#     already serves (the pool sends containers the stock way until a slot is free), or, with
-#     JVMREUSE_WAIT_WARMUP=1, before the NodeManager starts;
+#   - in pool mode, waits (up to JVMREUSE_START_TIMEOUT) until this node's pool serves (with
+#     JVMREUSE_WAIT_WARMUP=1: has warmed up all its slots, before the NodeManager starts; else:
+#     answers, while the NodeManager already serves and slots still warm up) or cannot, and
+#     writes the outcome to <work>/nodes/<node>/pool.state, which the master's engine reads;
 #   - stays until <work>/stop appears, SIGTERM/SIGINT arrives, or a daemon dies; then stops its
 #     daemons by PID (SIGTERM, SIGKILL after JVMREUSE_STOP_TIMEOUT) and ends what they left on
 #     this node (task containers: processes working in this node's local dirs).
@@ -82,24 +82,26 @@ trap 'log "SIGINT"; exit 130' INT
 log "agent on host $host (node $index of $HPC_N), pid $$; NodeManager on ${NODE_BIND_ADDR:-0.0.0.0}"
 mkdir -p "$local_dir" "$nd/pids" "$nd/tmp"
 
-# Waits until this node's pool has started all its slots (pool mode) and writes the outcome to
-# pool.state; the executor falls back to stock launches while it cannot take a container.
+# Waits until this node's pool is decided (core/engine.sh's jvmreuse_engine_pool_state: serving,
+# or with JVMREUSE_WAIT_WARMUP=0 answering while its slots warm up; or not serving) and writes
+# the outcome to pool.state for the master; the executor falls back to stock launches while the
+# pool cannot take a container.
 wait_for_pool() {
     local socket=$HPC_SOCKET_DIR/pool$index.sock deadline state='' status
     deadline=$(($(date +%s) + JVMREUSE_START_TIMEOUT))
     while [[ ! -e $work/stop ]]; do
-        if status=$(jvmreuse_pool_status_json "$socket") && [[ $(jvmreuse_status_field "$status" starting) == 0 ]]; then
-            if [[ $(jvmreuse_status_field "$status" free) == 0 && $(jvmreuse_status_field "$status" busy) == 0 ]]; then
-                state="NOT serving: no slot could start ($socket)"
-            else
-                state="serving: $(jvmreuse_status_slots "$status") ($socket)"
-            fi
+        status=0
+        state=$(jvmreuse_engine_pool_state "$socket") || status=$?
+        ((status == 2)) || break
+        if [[ -e $work/master/pools.exited ]]; then
+            state="NOT serving: the pools' launch exited (see $work/master/logs/pools.log)"
             break
         fi
         if (($(date +%s) >= deadline)); then
-            state="NOT serving: no answer on $socket after ${JVMREUSE_START_TIMEOUT}s"
+            state="NOT serving: $state after ${JVMREUSE_START_TIMEOUT}s"
             break
         fi
+        state=''
         sleep 0.5
     done
     printf '%s\n' "${state:-NOT serving: stopped before the pool answered}" >"$nd/pool.state"

@@ -56,8 +56,8 @@
 #   JVMREUSE_WAIT_WARMUP      1: "ready" waits until every pool slot has warmed up; 0 (default): until the
 #                             daemons are up and every pool answers, while slots still warm up (the
 #                             pools send containers the stock way until a slot is free)
-#   JVMREUSE_CLUSTER_TIMEOUT  seconds to wait for the cluster to become healthy (default 180; also
-#                             the pools' JVMREUSE_START_TIMEOUT unless that is set)
+#   JVMREUSE_CLUSTER_TIMEOUT  seconds to wait for the cluster to become healthy, its pools included
+#                             (default 180)
 #   JVMREUSE_STOP_TIMEOUT     seconds a daemon gets after SIGTERM before SIGKILL (default 10)
 #   JVMREUSE_WARMUP_MAIN      what each pool slot runs before it serves (with JVMREUSE_WARMUP_CP, see
 #                             pool.sh); default: hadoop-patch's TaskWarmup if its jar has it, with the
@@ -107,6 +107,10 @@ _jvmreuse_cluster_validate() {
             return 1
         fi
     done
+    if ((JVMREUSE_NODEMANAGERS > 100)); then
+        _jvmreuse_cluster_log "ERROR: --nodemanagers ($JVMREUSE_NODEMANAGERS) must be at most 100 (each has its own ports in the cluster's block)"
+        return 1
+    fi
     if ((JVMREUSE_TASK_MEMORY > JVMREUSE_NM_MEMORY || JVMREUSE_NM_MEMORY < 1024)); then
         _jvmreuse_cluster_log "ERROR: --nm-memory ($JVMREUSE_NM_MEMORY MB) must be >= 1024 and >= --task-memory ($JVMREUSE_TASK_MEMORY MB): the AppMaster alone needs 768 MB"
         return 1
@@ -148,26 +152,29 @@ jvmreuse_cluster_init() {
 # ---------------------------------------------------------------------------------------------
 # Ports
 
-# Picks free ports for every service and stores them in the associative array
-# JVMREUSE_CLUSTER_PORTS (service name -> port). Ports come from 20000-31999, below Linux's
-# ephemeral range, at random, so clusters started one after the other do not meet a port in
-# TIME_WAIT; a port is only taken when nothing on the host uses it.
+# Picks the cluster's block of ports (core/ports.sh, the scheme HPC jobs use: NodeManager i is
+# node i; HDFS's DataNode takes node 1's DataNode ports), the first block tried at random so that
+# clusters started one after the other do not meet a port in TIME_WAIT, and stores the ports in
+# the associative array JVMREUSE_CLUSTER_PORTS (service name -> port; nm<i>* for NodeManager i).
 _jvmreuse_cluster_pick_ports() {
-    local names=(rm rm_scheduler rm_tracker rm_admin rm_web jhs jhs_web) name port i used=" "
-    for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
-        names+=("nm${i}" "nm${i}_localizer" "nm${i}_web" "nm${i}_shuffle")
-    done
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        names+=(nn nn_http dn dn_http dn_ipc)
+    local name s i base
+    if ! jvmreuse_port_block "$RANDOM$RANDOM" "$JVMREUSE_NODEMANAGERS"; then
+        _jvmreuse_cluster_log "ERROR: found no free block of TCP ports in 20000-30599 (the last busy one: $JVMREUSE_PORT_BUSY)"
+        return 1
     fi
-    declare -gA JVMREUSE_CLUSTER_PORTS=()
-    for name in "${names[@]}"; do
-        if ! port=$(jvmreuse_free_port 20000 12000 "$used"); then
-            _jvmreuse_cluster_log "ERROR: found no free TCP port in 20000-31999"
-            return 1
-        fi
-        used+="$port "
-        JVMREUSE_CLUSTER_PORTS[$name]=$port
+    base=$JVMREUSE_PORT_BLOCK
+    declare -gA JVMREUSE_CLUSTER_PORTS=([base]=$base)
+    for name in "${JVMREUSE_MASTER_PORTS[@]}"; do
+        JVMREUSE_CLUSTER_PORTS[$name]=$(jvmreuse_port "$base" "$name")
+    done
+    for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
+        JVMREUSE_CLUSTER_PORTS[nm$i]=$(jvmreuse_port "$base" nm "$i")
+        for s in localizer web shuffle; do
+            JVMREUSE_CLUSTER_PORTS[nm${i}_$s]=$(jvmreuse_port "$base" "nm_$s" "$i")
+        done
+    done
+    for name in dn dn_http dn_ipc; do
+        JVMREUSE_CLUSTER_PORTS[$name]=$(jvmreuse_port "$base" "$name" 1)
     done
 }
 
@@ -178,10 +185,10 @@ _jvmreuse_cluster_pick_ports() {
 # listens on 127.0.0.1; one DataNode (HDFS) reads D/conf, so its properties go there too.
 _jvmreuse_cluster_conf_values() {
     local d=$JVMREUSE_CLUSTER_DIR name
-    local -A master_ports=([nn]='')
+    local -A master_ports=()
     # shellcheck disable=SC2034 # read through a nameref by jvmreuse_conf_values
-    for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do
-        [[ $name == nm[0-9]* ]] || master_ports[$name]=${JVMREUSE_CLUSTER_PORTS[$name]}
+    for name in "${JVMREUSE_MASTER_PORTS[@]}" dn dn_http dn_ipc; do
+        master_ports[$name]=${JVMREUSE_CLUSTER_PORTS[$name]}
     done
     jvmreuse_conf_values "$d" "$d/conf" 127.0.0.1 127.0.0.1 "$JVMREUSE_NODEMANAGERS" 8 768 512 master_ports
     JVMREUSE_CONF[NODE_NAME]=127.0.0.1
@@ -243,13 +250,11 @@ _jvmreuse_cluster_owns() {
     [[ $cmdline == *"$JVMREUSE_CLUSTER_DIR/"* ]]
 }
 
-# The daemon pid files of the cluster dir, and the pools' mpirun's, D/pools.pid (one per line;
-# also D/pool<i>/pool.pid, left by a cluster started when each pool had its own mpirun).
+# The daemon pid files of the cluster dir, and the pools' mpirun's, D/pools.pid (one per line).
 _jvmreuse_cluster_pid_files() {
     local d=$JVMREUSE_CLUSTER_DIR
     find "$d/pids" -maxdepth 1 -name '*.pid' 2>/dev/null || true
     find "$d" -maxdepth 1 -name pools.pid 2>/dev/null || true
-    find "$d" -mindepth 2 -maxdepth 2 -path "$d/pool*/pool.pid" 2>/dev/null || true
 }
 
 # Whether any daemon or pool of the cluster dir is alive.
@@ -261,41 +266,6 @@ jvmreuse_cluster_running() {
         fi
     done < <(_jvmreuse_cluster_pid_files)
     return 1
-}
-
-# Reports that daemon $1 failed ($2: why) with the end of its log.
-_jvmreuse_cluster_daemon_failed() {
-    local log=$JVMREUSE_CLUSTER_DIR/logs/$1.log
-    _jvmreuse_cluster_log "ERROR: $1 $2; the end of $log:"
-    tail -n 25 "$log" 2>/dev/null | sed 's/^/    /' >&2 || true
-}
-
-# Returns 1 (after reporting) if any daemon in D/pids is no longer alive.
-_jvmreuse_cluster_check_alive() {
-    local f name
-    for f in "$JVMREUSE_CLUSTER_DIR"/pids/*.pid; do
-        [[ -f $f ]] || continue
-        name=$(basename "$f" .pid)
-        if ! _jvmreuse_alive "$(cat "$f")"; then
-            _jvmreuse_cluster_daemon_failed "$name" "exited during start-up"
-            return 1
-        fi
-    done
-}
-
-# Waits until the command "$@" succeeds, checking every 0.2 s that all daemons live, at most
-# until the start deadline. $1: what is awaited (for the error) and the daemon whose log to show.
-_jvmreuse_cluster_wait_for() {
-    local what=$1 daemon=$2
-    shift 2
-    until "$@"; do
-        _jvmreuse_cluster_check_alive || return 1
-        if (($(date +%s) >= JVMREUSE_CLUSTER_DEADLINE)); then
-            _jvmreuse_cluster_daemon_failed "$daemon" "did not become ready ($what) within ${JVMREUSE_CLUSTER_TIMEOUT}s"
-            return 1
-        fi
-        sleep 0.2
-    done
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -316,7 +286,7 @@ _jvmreuse_cluster_prepare_dir() {
     fi
     touch "$marker"
     rm -rf "${d:?}/conf" "${d:?}/bin" "$d/pids" "$d/logs" "$d/tmp" "$d/staging" "$d/app-logs" "$d/hdfs" \
-        "$d"/nm[0-9]* "$d"/pool[0-9]* "$d/pools.pid" "$d/env.sh" "$d/cluster.env"
+        "$d"/nm[0-9]* "$d"/pool[0-9]* "$d/pools.pid" "$d/pools.cmd" "$d/pools.exited" "$d/env.sh" "$d/cluster.env"
     mkdir -p "$d/logs" "$d/pids" "$d/tmp"
 }
 
@@ -332,138 +302,106 @@ _jvmreuse_cluster_pool_extra_args() {
     fi
 }
 
-# Starts the pools of all NodeManagers in the background, as ranks of one mpirun: pool i (%n)
-# serves NodeManager i at D/pool<i>/pool.sock, logs in D/pool<i>/logs; mpirun's PID goes to
-# D/pools.pid, its output to D/logs/pools.log. Sets JVMREUSE_CLUSTER_POOL_JOB to the PID of the
-# background job (pool.sh's jvmreuse_pool_start: status 0 all pools ready, 2 some, 1 none).
-_jvmreuse_cluster_start_pools() {
-    local d=$JVMREUSE_CLUSTER_DIR
+# ---------------------------------------------------------------------------------------------
+# This machine as a place of the cluster engine (core/engine.sh): the master's daemons and N
+# NodeManagers, each with its own dirs and ports, all run here; pool i (%n) serves NodeManager i
+# at D/pool<i>/pool.sock (logs in D/pool<i>/logs), all pools ranks of one mpirun (D/pools.pid,
+# its output D/logs/pools.log).
+
+# Sets the engine's globals for the cluster dir (ports: from JVMREUSE_CLUSTER_PORTS if picked).
+_jvmreuse_cluster_engine() {
+    JVMREUSE_ENGINE_PLACE=_jvmreuse_cluster_place
+    JVMREUSE_ENGINE_LOG=_jvmreuse_cluster_log
+    JVMREUSE_ENGINE_MASTER=$JVMREUSE_CLUSTER_DIR
+    JVMREUSE_ENGINE_ADDR=127.0.0.1
+    JVMREUSE_ENGINE_NODES=$JVMREUSE_NODEMANAGERS
+    JVMREUSE_ENGINE_POOLS_PID=$JVMREUSE_CLUSTER_DIR/pools.pid
+    declare -gA JVMREUSE_ENGINE_PORTS=()
+    local name
+    declare -p JVMREUSE_CLUSTER_PORTS >/dev/null 2>&1 || return 0 # a stop needs no ports
+    for name in rm_web jhs nn nn_http; do
+        JVMREUSE_ENGINE_PORTS[$name]=${JVMREUSE_CLUSTER_PORTS[$name]:-}
+    done
+}
+
+_jvmreuse_cluster_place_pool_launch() {
+    local d=$JVMREUSE_CLUSTER_DIR i
     _jvmreuse_cluster_pool_extra_args
+    for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
+        _jvmreuse_private_dir "$d/pool$i" || return 1
+        mkdir -p "$d/pool$i/logs"
+    done
     JVMREUSE_SOCKET="$d/pool%n/pool.sock" JVMREUSE_POOL_LOG_DIR="$d/pool%n/logs" JVMREUSE_POOLS=$JVMREUSE_NODEMANAGERS \
-        JVMREUSE_POOL_PID_FILE=$d/pools.pid JVMREUSE_POOL_MPIRUN_LOG=$d/logs/pools.log \
         JVMREUSE_SLOTS=$(_jvmreuse_cluster_slots) JVMREUSE_SPARES=${JVMREUSE_SPARES:-1} JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
-        JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_NODES=1 JVMREUSE_POOL_PID='' \
+        JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_NODES=1 \
         JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP \
         JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-5} JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} \
-        JVMREUSE_START_TIMEOUT=${JVMREUSE_START_TIMEOUT:-$JVMREUSE_CLUSTER_TIMEOUT} \
-        JVMREUSE_POOL_READY=$( ((JVMREUSE_WAIT_WARMUP == 1)) && echo warm || echo answer) \
-        jvmreuse_pool_start &
-    JVMREUSE_CLUSTER_POOL_JOB=$!
+        jvmreuse_pool_program || return 1
+    jvmreuse_pool_mpirun
+    JVMREUSE_ENGINE_POOL_CMD=("${JVMREUSE_POOL_MPIRUN[@]}" "${JVMREUSE_POOL_PROGRAM[@]}")
+    _jvmreuse_cluster_log "starting the pools: ${JVMREUSE_ENGINE_POOL_CMD[*]}"
 }
 
-# Ends the pool start-up still under way in this shell (a failed or interrupted cluster start), so
-# that no pool comes up after the stop; its mpirun, if launched, has its pid file already.
-_jvmreuse_cluster_abort_pool_starts() {
-    local pid=${JVMREUSE_CLUSTER_POOL_JOB:-}
-    JVMREUSE_CLUSTER_POOL_JOB=
-    [[ -n $pid ]] || return 0
-    if _jvmreuse_alive "$pid"; then
-        kill -TERM "$pid" 2>/dev/null || true
+_jvmreuse_cluster_place_start_nodes() {
+    local d=$JVMREUSE_CLUSTER_DIR i
+    for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
+        jvmreuse_start_nodemanager "$d" "nodemanager$i" "$d/nm$i/conf" "$d/conf"
+    done
+    if [[ $JVMREUSE_HDFS == 1 ]]; then
+        jvmreuse_start_datanode "$d" "$d/conf" "$d"
     fi
-    wait "$pid" 2>/dev/null || true
 }
 
-# One line on the pool of NodeManager $1 (D/pool<i>/pool.sock), and whether it serves: status
-# 0 when it answers, serves and has a free slot (and all its slots started), or, with
-# JVMREUSE_WAIT_WARMUP=0, when it answers and serves while slots still warm up.
-_jvmreuse_cluster_pool_state() {
-    local sock=$JVMREUSE_CLUSTER_DIR/pool$1/pool.sock status slots runs state
+# The pool of NodeManager $1, asked on its socket.
+_jvmreuse_cluster_place_pool_state() {
     if [[ -z ${JVMREUSE_CLIENT:-} || ! -x $JVMREUSE_CLIENT ]]; then
         printf 'unknown (the jvmreuse client is not built)'
         return 1
     fi
-    if ! status=$(jvmreuse_pool_status_json "$sock"); then
-        printf 'NOT SERVING (no answer on %s): nodemanager%s runs containers the stock way' "$sock" "$1"
-        return 1
-    fi
-    slots=$(jvmreuse_status_slots "$status")
-    runs=$(printf 'completed %s, running %s, queued %s, fallbacks %s' "$(jvmreuse_status_field "$status" runs_completed)" \
-        "$(jvmreuse_status_field "$status" running)" "$(jvmreuse_status_field "$status" queued)" \
-        "$(jvmreuse_status_field "$status" fallbacks)")
-    state=$(jvmreuse_status_field "$status" state)
-    if [[ $state == serving && $(jvmreuse_status_field "$status" starting) != 0 && $JVMREUSE_WAIT_WARMUP == 0 ]]; then
-        printf 'serving, slots %s (warming up: while no started slot is free, containers go the stock way), runs %s' "$slots" "$runs"
-        return 0
-    fi
-    if [[ $state != serving || $(jvmreuse_status_field "$status" starting) != 0 || $(jvmreuse_status_field "$status" free) == 0 ]]; then
-        printf 'NOT SERVING (%s; slots %s): nodemanager%s runs containers the stock way' "$state" "$slots" "$1"
-        return 1
-    fi
-    printf 'serving, slots %s, runs %s' "$slots" "$runs"
+    jvmreuse_engine_pool_state "$JVMREUSE_CLUSTER_DIR/pool$1/pool.sock"
 }
 
-# Waits for the pool start-up begun by _jvmreuse_cluster_start_pools, then checks each pool: one
-# that does not serve is a loud warning, not an error (its NodeManager's executor falls back to
-# stock container launches).
-_jvmreuse_cluster_wait_pools() {
-    local i status=0 state down=() states=()
-    [[ -n ${JVMREUSE_CLUSTER_POOL_JOB:-} ]] || return 0
-    wait "$JVMREUSE_CLUSTER_POOL_JOB" || status=$?
-    JVMREUSE_CLUSTER_POOL_JOB= # reaped: its PID may be reused now
-    for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
-        if ! state=$(_jvmreuse_cluster_pool_state "$i"); then
-            down+=("$i")
-            states+=("$state")
-        elif [[ $state == *"warming up"* ]]; then
-            _jvmreuse_cluster_log "pool $i: $state"
+# The NodeManagers and the DataNode live.
+_jvmreuse_cluster_place_watch() {
+    local f name
+    for f in "$JVMREUSE_CLUSTER_DIR"/pids/nodemanager*.pid "$JVMREUSE_CLUSTER_DIR"/pids/datanode.pid; do
+        [[ -f $f ]] || continue
+        name=$(basename "$f" .pid)
+        if ! _jvmreuse_alive "$(cat "$f")"; then
+            jvmreuse_engine_failed "$name" "exited during start-up"
+            return 1
         fi
     done
-    if ((${#down[@]} > 0)); then
-        _jvmreuse_cluster_log "WARNING: ================================================================"
-        for i in "${!down[@]}"; do
-            _jvmreuse_cluster_log "WARNING: pool ${down[i]} (for nodemanager${down[i]}) did NOT start: its containers run the STOCK way"
-            _jvmreuse_cluster_log "WARNING:   pool ${down[i]}: ${states[i]}"
-        done
-        _jvmreuse_cluster_log "WARNING: (fresh JVMs). See the messages above, $JVMREUSE_CLUSTER_DIR/logs/pools.log"
-        _jvmreuse_cluster_log "WARNING: and $JVMREUSE_CLUSTER_DIR/pool<i>/logs/ (pool start-up status $status)."
-        _jvmreuse_cluster_log "WARNING: ================================================================"
-    fi
 }
 
-# Formats HDFS and starts the NameNode and the DataNode; waits for the NameNode's RPC port.
-_jvmreuse_cluster_start_hdfs() {
-    local d=$JVMREUSE_CLUSTER_DIR
-    jvmreuse_hdfs_webapps "$d"
-    if ! jvmreuse_hdfs_format "$d" "$d/conf"; then
-        _jvmreuse_cluster_daemon_failed namenode-format "failed (HDFS could not be formatted)"
-        return 1
-    fi
-    jvmreuse_start_namenode "$d" "$d/conf"
-    jvmreuse_start_datanode "$d" "$d/conf" "$d"
-    _jvmreuse_cluster_wait_for "NameNode RPC port ${JVMREUSE_CLUSTER_PORTS[nn]}" namenode \
-        jvmreuse_port_open "${JVMREUSE_CLUSTER_PORTS[nn]}"
+_jvmreuse_cluster_place_stop_nodes() {
+    local pids=()
+    mapfile -t pids < <(jvmreuse_engine_pids "$JVMREUSE_CLUSTER_DIR"/pids/nodemanager*.pid)
+    jvmreuse_terminate "$JVMREUSE_STOP_TIMEOUT" _jvmreuse_cluster_log ${pids[@]+"${pids[@]}"}
 }
 
-# Starts the whole cluster and waits until it is healthy: HDFS first (optional; the JHS creates
-# its directories there), then at once the pools (pool mode: one mpirun, in the background), RM, JHS and the
-# NodeManagers: a NodeManager retries registering every second until the RM listens, and starting
-# them together takes about 6 s instead of 10 s on 2 cores. Ready means: the RM reports N active
-# NodeManagers, the JHS answers on its port, the DataNode is live (HDFS) and every pool has
-# finished starting (a pool that did not come up is a warning, see _jvmreuse_cluster_wait_pools).
-_jvmreuse_cluster_start_all() {
-    local d=$JVMREUSE_CLUSTER_DIR i
-    JVMREUSE_CLUSTER_DEADLINE=$(($(date +%s) + JVMREUSE_CLUSTER_TIMEOUT))
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        _jvmreuse_cluster_start_hdfs || return 1
-    fi
-    JVMREUSE_CLUSTER_POOL_JOB=
-    if [[ $JVMREUSE_POOL == 1 ]]; then
-        jvmreuse_warmup
-        _jvmreuse_cluster_start_pools
-    fi
-    jvmreuse_start_resourcemanager "$d" "$d/conf"
-    jvmreuse_start_historyserver "$d" "$d/conf"
-    for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
-        jvmreuse_start_nodemanager "$d" "nodemanager$i" "$d/nm$i/conf" "$d/conf"
+_jvmreuse_cluster_place_node_pids() {
+    jvmreuse_engine_pids "$JVMREUSE_CLUSTER_DIR"/pids/nodemanager*.pid "$JVMREUSE_CLUSTER_DIR"/pids/datanode.pid
+}
+
+_jvmreuse_cluster_place_sockets() {
+    local s
+    for s in "$JVMREUSE_CLUSTER_DIR"/pool[0-9]*/pool.sock; do
+        [[ ! -S $s ]] || printf '%s\n' "$s"
     done
-    _jvmreuse_cluster_wait_for "$JVMREUSE_NODEMANAGERS active NodeManagers" resourcemanager \
-        jvmreuse_rm_has_nodes "127.0.0.1:${JVMREUSE_CLUSTER_PORTS[rm_web]}" "$JVMREUSE_NODEMANAGERS" || return 1
-    _jvmreuse_cluster_wait_for "port ${JVMREUSE_CLUSTER_PORTS[jhs]}" historyserver jvmreuse_port_open "${JVMREUSE_CLUSTER_PORTS[jhs]}" || return 1
-    if [[ $JVMREUSE_HDFS == 1 ]]; then
-        _jvmreuse_cluster_wait_for "a live DataNode" datanode jvmreuse_nn_has_datanode "127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nn_http]}" || return 1
-    fi
-    _jvmreuse_cluster_wait_pools
-    _jvmreuse_cluster_check_alive
+}
+
+_jvmreuse_cluster_place_owns() { _jvmreuse_cluster_owns "$1"; }
+
+# The cluster's leftovers: this user's processes whose command line names D or a path in it, or
+# whose working directory is in a NodeManager's dirs (task containers: YARN starts them with
+# setsid, and a NodeManager killed hard leaves them behind).
+_jvmreuse_cluster_place_marks() {
+    local nm
+    JVMREUSE_ENGINE_MARKS=("arg:$JVMREUSE_CLUSTER_DIR")
+    for nm in "$JVMREUSE_CLUSTER_DIR"/nm[0-9]*; do
+        [[ ! -d $nm ]] || JVMREUSE_ENGINE_MARKS+=("cwd:$nm")
+    done
 }
 
 # Says what is being started.
@@ -521,7 +459,9 @@ jvmreuse_cluster_start() {
     _jvmreuse_cluster_write_env_file
     jvmreuse_write_clients "$JVMREUSE_CLUSTER_DIR"
     _jvmreuse_cluster_describe
-    if ! _jvmreuse_cluster_start_all; then
+    _jvmreuse_cluster_engine
+    JVMREUSE_ENGINE_DEADLINE=$(($(date +%s) + JVMREUSE_CLUSTER_TIMEOUT))
+    if ! jvmreuse_engine_start; then
         _jvmreuse_cluster_log "start failed; stopping what was started (logs stay in $d/logs)"
         jvmreuse_cluster_stop
         return 1
@@ -534,75 +474,16 @@ jvmreuse_cluster_start() {
 # ---------------------------------------------------------------------------------------------
 # Stop
 
-# Sends SIGTERM to the processes in the given pid files (only those of this cluster), waits up to
-# JVMREUSE_STOP_TIMEOUT s for all of them, then SIGKILLs the survivors by PID. Removes the files.
-_jvmreuse_cluster_stop_pids() {
-    jvmreuse_stop_pid_files "$JVMREUSE_STOP_TIMEOUT" _jvmreuse_cluster_log _jvmreuse_cluster_owns "$@"
-}
-
-# Stops the pools' mpirun (D/pools.pid) with jvmreuse_pool_stop (every pool asked to stop, then
-# mpirun by PID), or by PID alone if the client is missing. Also stops pools that an earlier
-# version started with one mpirun each (D/pool<i>/pool.pid).
-_jvmreuse_cluster_stop_pools() {
-    local d=$JVMREUSE_CLUSTER_DIR dir n=0 i can_ask=0
-    if (jvmreuse_load_build "$JVMREUSE_REPO") >/dev/null 2>&1; then
-        can_ask=1
-    fi
-    for dir in "$d"/pool[0-9]*; do
-        i=${dir##*/pool}
-        if [[ -d $dir && $i =~ ^[0-9]+$ ]] && ((i > n)); then
-            n=$i
-        fi
-    done
-    if [[ -f $d/pools.pid ]]; then
-        if ((can_ask && n > 0)); then
-            (
-                jvmreuse_load_build "$JVMREUSE_REPO"
-                JVMREUSE_SOCKET="$d/pool%n/pool.sock" JVMREUSE_POOLS=$n JVMREUSE_POOL_PID_FILE=$d/pools.pid \
-                    JVMREUSE_POOL_PID='' jvmreuse_pool_stop now
-            ) || true
-        fi
-        _jvmreuse_cluster_stop_pids "$d/pools.pid"
-    fi
-    for dir in "$d"/pool[0-9]*; do
-        [[ -f $dir/pool.pid ]] || continue
-        if ((can_ask)); then
-            (
-                jvmreuse_load_build "$JVMREUSE_REPO"
-                JVMREUSE_SOCKET=$dir/pool.sock JVMREUSE_POOLS=1 JVMREUSE_POOL_PID_FILE='' JVMREUSE_POOL_PID='' \
-                    jvmreuse_pool_stop now
-            ) || true
-        fi
-        _jvmreuse_cluster_stop_pids "$dir/pool.pid"
-    done
-}
-
-# Ends the leftover processes of the cluster by PID (SIGTERM, up to 3 s, SIGKILL): this user's
-# processes whose command line names D or a path in it, or whose working directory is in a
-# NodeManager's dirs (task containers: YARN starts them with setsid, and a NodeManager killed
-# hard leaves them behind). Never this shell, its ancestors, or processes in its session (the
-# caller, its pipeline, its terminal): processes.sh's jvmreuse_sweep.
-_jvmreuse_cluster_sweep() {
-    local d=$JVMREUSE_CLUSTER_DIR nm marks=()
-    marks=("arg:$d")
-    for nm in "$d"/nm[0-9]*; do
-        [[ ! -d $nm ]] || marks+=("cwd:$nm")
-    done
-    jvmreuse_sweep 3 _jvmreuse_cluster_log "$d" "${marks[@]}"
-}
-
-# Stops everything of the cluster in JVMREUSE_CLUSTER_DIR by PID: NodeManagers first, then the
-# JobHistoryServer and ResourceManager, the pools, HDFS, and finally leftover task processes.
+# Stops everything of the cluster in JVMREUSE_CLUSTER_DIR by PID (the engine's teardown):
+# NodeManagers first, then the JobHistoryServer and ResourceManager, the pools (each asked, then
+# mpirun), HDFS, and finally leftover task processes.
 jvmreuse_cluster_stop() {
     local d=$JVMREUSE_CLUSTER_DIR
-    _jvmreuse_cluster_abort_pool_starts
-    _jvmreuse_cluster_stop_pids "$d"/pids/nodemanager*.pid
-    _jvmreuse_cluster_stop_pids "$d/pids/historyserver.pid" "$d/pids/resourcemanager.pid"
-    _jvmreuse_cluster_stop_pools
-    _jvmreuse_cluster_stop_pids "$d/pids/datanode.pid"
-    _jvmreuse_cluster_stop_pids "$d/pids/namenode.pid"
-    _jvmreuse_cluster_stop_pids "$d"/pids/*.pid
-    _jvmreuse_cluster_sweep
+    # The client asks each pool to stop; without a build, mpirun is stopped by PID alone.
+    jvmreuse_load_build "$JVMREUSE_REPO" >/dev/null 2>&1 || JVMREUSE_CLIENT=
+    _jvmreuse_cluster_engine
+    jvmreuse_engine_stop graceful
+    rm -f "$d"/pids/*.pid "$d/pools.pid"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -632,7 +513,7 @@ jvmreuse_cluster_status() {
         local i
         jvmreuse_load_build "$JVMREUSE_REPO" >/dev/null 2>&1 || true
         for ((i = 1; i <= CLUSTER_NODEMANAGERS; i++)); do
-            printf '  %-18s %s\n' "pool$i" "$(_jvmreuse_cluster_pool_state "$i" || true)"
+            printf '  %-18s %s\n' "pool$i" "$(_jvmreuse_cluster_place_pool_state "$i" || true)"
         done
     fi
     # shellcheck disable=SC2154 # PORT_* come from cluster.env

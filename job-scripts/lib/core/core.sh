@@ -4,7 +4,8 @@
 # (lib/cluster/local-cluster.sh), HPC jobs (lib/batch/hpc-job.sh) and their node agents
 # (lib/batch/hpc-node.sh). Sourced. Each file of lib/core owns one thing (docs/job-scripts.md,
 # "Layout of job-scripts/lib"): defaults, pools (with processes and logging), the configuration
-# renderer, ports, the daemons, and what every deployment needs.
+# renderer, ports, the daemons, what every deployment needs, and the cluster engine (the one
+# start, readiness and teardown sequence, engine.sh).
 
 # shellcheck source=job-scripts/lib/core/defaults.sh
 source "$(dirname "${BASH_SOURCE[0]}")/defaults.sh"
@@ -18,3 +19,5 @@ source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/hadoop-daemons.sh"
 # shellcheck source=job-scripts/lib/core/hadoop-env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/hadoop-env.sh"
+# shellcheck source=job-scripts/lib/core/engine.sh
+source "$(dirname "${BASH_SOURCE[0]}")/engine.sh"
