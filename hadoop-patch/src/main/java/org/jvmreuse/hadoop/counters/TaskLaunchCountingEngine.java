@@ -29,6 +29,9 @@ import org.apache.hadoop.security.UserGroupInformation;
  *
  * <p>YarnChild builds the proxy from a JobConf of the default resources and job.xml; RPC caches
  * the engine per protocol, in a slot across runs, so the path is decided at each call.
+ *
+ * <p>RPC calls one of RpcEngine's getProxy overloads: {@code HadoopNames.TaskLaunchCountingEngine}
+ * lists those this engine overrides, and the names check fails on a Hadoop that has another.
  */
 public class TaskLaunchCountingEngine extends WritableRpcEngine {
     @Override

@@ -1,5 +1,8 @@
 package org.jvmreuse.hadoop.executor;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.LaunchScriptRewriter.MR_APP_MASTER;
+import static org.jvmreuse.hadoop.names.HadoopNames.LaunchScriptRewriter.YARN_CHILD;
+
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -15,8 +18,8 @@ import java.util.regex.Pattern;
 final class LaunchScriptRewriter {
     /** The JVM programs of MapReduce containers, and what the pool is told they are. */
     enum Program {
-        TASK("org.apache.hadoop.mapred.YarnChild", "task", "task"),
-        APP_MASTER("org.apache.hadoop.mapreduce.v2.app.MRAppMaster", "am", "application master");
+        TASK(YARN_CHILD.name(), "task", "task"),
+        APP_MASTER(MR_APP_MASTER.name(), "am", "application master");
 
         final String mainClass;
         /** The client's {@code --kind}: the pool keeps some slots free of application masters. */

@@ -1,11 +1,31 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.APP_CLASSPATH;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.CLASSPATH;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.CLASSPATH_FLAG;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.CLASSPATH_LOCK;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.CLEAR_NM_TOKENS;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.CONTAINER_SPEC;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.CONTAINER_SPEC_LOCK;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.EMPTY_COUNTERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.GLOBAL_LISTENERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.GUICE_FILTER_RESET;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.HISTORY_FILES;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.HTTP_POLICY;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.POLICY_IN_JHS;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.POLICY_IN_YARN;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.RACK_MAPPING;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.RACK_RESOLVER_INIT;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.RESET_LISTENERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.WEB_APP_CONTEXT;
+
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.jvmreuse.hadoop.names.ClassName;
 
 /**
  * Statics that an MRAppMaster run sets (its own classes, the MapReduce and YARN helpers it calls,
@@ -28,8 +48,8 @@ final class AppMasterStatics {
     static void beforeRun() {
         if (nodeHttpPolicy == null) {
             try {
-                Class<?> httpConfig = Class.forName("org.apache.hadoop.http.HttpConfig", true, SharedClasses.loader());
-                nodeHttpPolicy = Fields.getStatic(httpConfig, "policy");
+                Class<?> httpConfig = Class.forName(HTTP_POLICY.owner().name(), true, SharedClasses.loader());
+                nodeHttpPolicy = Fields.getStatic(httpConfig, HTTP_POLICY);
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException(e);
             }
@@ -37,43 +57,41 @@ final class AppMasterStatics {
     }
 
     static void afterRun() {
-        ifLoaded("org.apache.hadoop.http.HttpConfig", c -> Fields.setStatic(c, "policy", nodeHttpPolicy));
-        ifLoaded("org.apache.hadoop.mapreduce.v2.util.MRWebAppUtil", c -> {
-            Fields.setStatic(c, "httpPolicyInYarn", null);
-            Fields.setStatic(c, "httpPolicyInJHS", null);
+        ifLoaded(HTTP_POLICY.owner(), c -> Fields.setStatic(c, HTTP_POLICY, nodeHttpPolicy));
+        ifLoaded(POLICY_IN_YARN.owner(), c -> {
+            Fields.setStatic(c, POLICY_IN_YARN, null);
+            Fields.setStatic(c, POLICY_IN_JHS, null);
         });
         // the launch context of the first job's tasks: its job.jar, tokens and environment
-        ifLoaded("org.apache.hadoop.mapreduce.v2.app.job.impl.TaskAttemptImpl", c -> {
-            synchronized (Fields.getStatic(c, "commonContainerSpecLock")) {
-                Fields.setStatic(c, "commonContainerSpec", null);
+        ifLoaded(CONTAINER_SPEC.owner(), c -> {
+            synchronized (Fields.getStatic(c, CONTAINER_SPEC_LOCK)) {
+                Fields.setStatic(c, CONTAINER_SPEC, null);
             }
-            synchronized (Fields.getStatic(c, "classpathLock")) {
-                ((AtomicBoolean) Fields.getStatic(c, "initialClasspathFlag")).set(false);
-                Fields.setStatic(c, "initialClasspath", null);
-                Fields.setStatic(c, "initialAppClasspath", null);
+            synchronized (Fields.getStatic(c, CLASSPATH_LOCK)) {
+                ((AtomicBoolean) Fields.getStatic(c, CLASSPATH_FLAG)).set(false);
+                Fields.setStatic(c, CLASSPATH, null);
+                Fields.setStatic(c, APP_CLASSPATH, null);
             }
             // what attempts without a status report return; the web UI's counter pages add groups to it
-            becomeNew(Fields.getStatic(c, "EMPTY_COUNTERS"));
+            becomeNew(Fields.getStatic(c, EMPTY_COUNTERS));
         });
         // history writers by job id: an AM's stop closes every one it finds, and its retry has the same id
-        ifLoaded("org.apache.hadoop.mapreduce.jobhistory.JobHistoryEventHandler", c ->
-                ((Map<?, ?>) Fields.getStatic(c, "fileMap")).clear());
+        ifLoaded(HISTORY_FILES.owner(), c -> ((Map<?, ?>) Fields.getStatic(c, HISTORY_FILES)).clear());
         // NM tokens of the application, by node
-        ifLoaded("org.apache.hadoop.yarn.client.api.NMTokenCache", c -> Fields.callStatic(c, "clearCache"));
+        ifLoaded(CLEAR_NM_TOKENS.owner(), c -> Fields.callStatic(c, CLEAR_NM_TOKENS));
         // initialised once per JVM from the first job's configuration (its topology mapping class)
-        ifLoaded("org.apache.hadoop.yarn.util.RackResolver", c -> {
+        ifLoaded(RACK_RESOLVER_INIT.owner(), c -> {
             synchronized (c) {
-                Fields.setStatic(c, "initCalled", false);
-                Fields.setStatic(c, "dnsToSwitchMapping", null);
+                Fields.setStatic(c, RACK_RESOLVER_INIT, false);
+                Fields.setStatic(c, RACK_MAPPING, null);
             }
         });
-        ifLoaded("org.apache.hadoop.service.AbstractService", c ->
-                Fields.call(Fields.getStatic(c, "globalListeners"), "reset"));
+        ifLoaded(GLOBAL_LISTENERS.owner(), c -> Fields.call(Fields.getStatic(c, GLOBAL_LISTENERS), RESET_LISTENERS));
         // the web app's filter pipeline (its Guice injector, and with it the whole AM) unless the
         // web app was stopped, which is what GuiceFilter.destroy() does
-        ifLoaded("com.google.inject.servlet.GuiceFilter", c -> {
-            Fields.callStatic(c, "reset");
-            ((WeakReference<?>) Fields.getStatic(c, "servletContext")).clear();
+        ifLoaded(GUICE_FILTER_RESET.owner(), c -> {
+            Fields.callStatic(c, GUICE_FILTER_RESET);
+            ((WeakReference<?>) Fields.getStatic(c, WEB_APP_CONTEXT)).clear();
         });
     }
 
@@ -94,7 +112,7 @@ final class AppMasterStatics {
         }
     }
 
-    private static void ifLoaded(String name, Consumer<Class<?>> reset) {
+    private static void ifLoaded(ClassName name, Consumer<Class<?>> reset) {
         SharedClasses.loaded(name).ifPresent(reset);
     }
 }

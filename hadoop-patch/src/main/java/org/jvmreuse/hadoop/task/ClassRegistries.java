@@ -1,10 +1,16 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.ClassRegistries.CACHES;
+import static org.jvmreuse.hadoop.names.HadoopNames.ClassRegistries.FACTORY_REGISTRIES;
+import static org.jvmreuse.hadoop.names.HadoopNames.ClassRegistries.SERIAL_FACTORY;
+import static org.jvmreuse.hadoop.names.HadoopNames.ClassRegistries.STATIC_REGISTRIES;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jvmreuse.hadoop.names.FieldName;
 
 /**
  * Registries of classes that Hadoop's own class initialisers fill (WritableComparator.define in
@@ -15,32 +21,6 @@ import java.util.Map;
  * All the run's threads are gone when this runs, so nothing else touches these maps.
  */
 final class ClassRegistries {
-    /** Static maps: class name, field. */
-    private static final String[][] STATIC_REGISTRIES = {
-        {"org.apache.hadoop.io.WritableComparator", "comparators"},
-        {"org.apache.hadoop.io.WritableFactories", "CLASS_TO_FACTORY"},
-        {"org.apache.hadoop.io.WritableName", "NAME_TO_CLASS"},
-        {"org.apache.hadoop.io.WritableName", "CLASS_TO_NAME"},
-        {"org.apache.hadoop.ipc.RPC", "PROTOCOL_ENGINES"},
-        {"org.apache.hadoop.ipc.Server", "PROTOCOL_CACHE"},
-        {"org.apache.hadoop.mapred.join.Parser$Node", "nodeCstrMap"},
-        {"org.apache.hadoop.mapred.join.Parser$Node", "rrCstrMap"},
-        {"org.apache.hadoop.mapreduce.lib.join.Parser$Node", "nodeCstrMap"},
-        {"org.apache.hadoop.mapreduce.lib.join.Parser$Node", "rrCstrMap"},
-    };
-    /** Maps of YARN's record and RPC factory singletons (field "self"): class name, field. */
-    private static final String[][] FACTORY_REGISTRIES = {
-        {"org.apache.hadoop.yarn.factories.impl.pb.RecordFactoryPBImpl", "cache"},
-        {"org.apache.hadoop.yarn.factories.impl.pb.RpcClientFactoryPBImpl", "cache"},
-        {"org.apache.hadoop.yarn.factories.impl.pb.RpcServerFactoryPBImpl", "serviceCache"},
-        {"org.apache.hadoop.yarn.factories.impl.pb.RpcServerFactoryPBImpl", "protoCache"},
-    };
-    /** Caches: class name, field. */
-    private static final String[][] CACHES = {
-        {"org.apache.hadoop.util.ReflectionUtils", "CONSTRUCTOR_CACHE"},
-        {"org.apache.hadoop.fs.AbstractFileSystem", "CONSTRUCTOR_CACHE"},
-    };
-
     /** Each registry's entries before the run, by the registry's identity. */
     private static final Map<Map<Object, Object>, Map<Object, Object>> SNAPSHOTS = new IdentityHashMap<>();
 
@@ -68,21 +48,23 @@ final class ClassRegistries {
             }
         }
         SNAPSHOTS.clear();
-        for (String[] cache : CACHES) {
-            SharedClasses.loaded(cache[0]).ifPresent(c -> ((Map<?, ?>) Fields.getStatic(c, cache[1])).clear());
+        for (FieldName cache : CACHES) {
+            SharedClasses.loaded(cache.owner()).ifPresent(c -> ((Map<?, ?>) Fields.getStatic(c, cache)).clear());
         }
         // holds the configuration it was made from (the run's io.serializations, and its loader)
-        SharedClasses.loaded("org.apache.hadoop.util.ReflectionUtils").ifPresent(c ->
-                Fields.setStatic(c, "serialFactory", null));
+        SharedClasses.loaded(SERIAL_FACTORY.owner()).ifPresent(c -> Fields.setStatic(c, SERIAL_FACTORY, null));
     }
 
     private static List<Map<Object, Object>> registries() {
         List<Map<Object, Object>> maps = new ArrayList<>();
-        for (String[] r : STATIC_REGISTRIES) {
-            SharedClasses.loaded(r[0]).ifPresent(c -> maps.add(map(Fields.getStatic(c, r[1]))));
+        for (FieldName r : STATIC_REGISTRIES) {
+            SharedClasses.loaded(r.owner()).ifPresent(c -> maps.add(map(Fields.getStatic(c, r))));
         }
-        for (String[] r : FACTORY_REGISTRIES) {
-            SharedClasses.loaded(r[0]).ifPresent(c -> maps.add(map(Fields.get(Fields.getStatic(c, "self"), r[1]))));
+        for (List<FieldName> r : FACTORY_REGISTRIES) {
+            FieldName singleton = r.get(0);
+            FieldName registry = r.get(1);
+            SharedClasses.loaded(singleton.owner()).ifPresent(c ->
+                    maps.add(map(Fields.get(Fields.getStatic(c, singleton), registry))));
         }
         return maps;
     }

@@ -1,5 +1,11 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.BZIP2_SKIP;
+import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.COMPRESSOR_COUNTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.COMPRESSOR_POOL;
+import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.DECOMPRESSOR_COUNTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.DECOMPRESSOR_POOL;
+
 import com.google.common.cache.Cache;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +13,7 @@ import java.util.function.Consumer;
 import org.apache.hadoop.io.compress.CodecPool;
 import org.apache.hadoop.io.compress.Compressor;
 import org.apache.hadoop.io.compress.Decompressor;
+import org.jvmreuse.hadoop.names.FieldName;
 
 /**
  * CodecPool's pools of returned (de)compressors, keyed by class (a job's codec classes too), and
@@ -19,17 +26,17 @@ final class CodecPoolReset {
     }
 
     static void afterRun() {
-        SharedClasses.loaded("org.apache.hadoop.io.compress.CodecPool").ifPresent(c -> {
-            drain(pool("compressorPool"), o -> ((Compressor) o).end());
-            drain(pool("decompressorPool"), o -> ((Decompressor) o).end());
-            ((Cache<?, ?>) Fields.getStatic(CodecPool.class, "compressorCounts")).invalidateAll();
-            ((Cache<?, ?>) Fields.getStatic(CodecPool.class, "decompressorCounts")).invalidateAll();
+        SharedClasses.loaded(COMPRESSOR_POOL.owner()).ifPresent(c -> {
+            drain(pool(COMPRESSOR_POOL), o -> ((Compressor) o).end());
+            drain(pool(DECOMPRESSOR_POOL), o -> ((Decompressor) o).end());
+            ((Cache<?, ?>) Fields.getStatic(CodecPool.class, COMPRESSOR_COUNTS)).invalidateAll();
+            ((Cache<?, ?>) Fields.getStatic(CodecPool.class, DECOMPRESSOR_COUNTS)).invalidateAll();
         });
-        SharedClasses.loaded("org.apache.hadoop.io.compress.bzip2.CBZip2InputStream").ifPresent(c ->
-                Fields.setStatic(c, "skipDecompression", false));
+        SharedClasses.loaded(BZIP2_SKIP.owner()).ifPresent(c ->
+                Fields.setStatic(c, BZIP2_SKIP, false));
     }
 
-    private static Map<?, ? extends List<?>> pool(String field) {
+    private static Map<?, ? extends List<?>> pool(FieldName field) {
         @SuppressWarnings("unchecked")
         Map<?, ? extends List<?>> pool = (Map<?, ? extends List<?>>) Fields.getStatic(CodecPool.class, field);
         return pool;

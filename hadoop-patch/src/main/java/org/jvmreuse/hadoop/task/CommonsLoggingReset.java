@@ -1,5 +1,7 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.CommonsLoggingReset.FACTORIES;
+
 import java.util.ArrayList;
 import java.util.Hashtable;
 import java.util.List;
@@ -15,7 +17,7 @@ final class CommonsLoggingReset {
     }
 
     static void afterRun() {
-        Hashtable<?, ?> factories = (Hashtable<?, ?>) Fields.getStatic(LogFactory.class, "factories");
+        Hashtable<?, ?> factories = (Hashtable<?, ?>) Fields.getStatic(LogFactory.class, FACTORIES);
         if (factories == null) {
             return;
         }

@@ -1,5 +1,11 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.ConfigurationReset.CLASS_CACHE;
+import static org.jvmreuse.hadoop.names.HadoopNames.ConfigurationReset.DEFAULT_RESOURCES;
+import static org.jvmreuse.hadoop.names.HadoopNames.ConfigurationReset.DEPRECATED_KEYS;
+import static org.jvmreuse.hadoop.names.HadoopNames.ConfigurationReset.DEPRECATION_ACCESSED;
+import static org.jvmreuse.hadoop.names.HadoopNames.ConfigurationReset.REGISTRY;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +47,10 @@ final class ConfigurationReset {
                 }
             }
             for (Object info : deprecations().values()) {
-                Fields.set(info, "accessed", false);
+                Fields.set(info, DEPRECATION_ACCESSED, false);
             }
         }
-        Map<?, ?> classCache = (Map<?, ?>) Fields.getStatic(Configuration.class, "CACHE_CLASSES");
+        Map<?, ?> classCache = (Map<?, ?>) Fields.getStatic(Configuration.class, CLASS_CACHE);
         synchronized (classCache) {
             classCache.clear();
         }
@@ -52,15 +58,15 @@ final class ConfigurationReset {
 
     @SuppressWarnings("unchecked")
     private static CopyOnWriteArrayList<String> defaultResources() {
-        return (CopyOnWriteArrayList<String>) Fields.getStatic(Configuration.class, "defaultResources");
+        return (CopyOnWriteArrayList<String>) Fields.getStatic(Configuration.class, DEFAULT_RESOURCES);
     }
 
     @SuppressWarnings("unchecked")
     private static WeakHashMap<Configuration, Object> registry() {
-        return (WeakHashMap<Configuration, Object>) Fields.getStatic(Configuration.class, "REGISTRY");
+        return (WeakHashMap<Configuration, Object>) Fields.getStatic(Configuration.class, REGISTRY);
     }
 
     private static Map<?, ?> deprecations() {
-        return (Map<?, ?>) Fields.getStatic(Configuration.class, "deprecatedKeyMap");
+        return (Map<?, ?>) Fields.getStatic(Configuration.class, DEPRECATED_KEYS);
     }
 }

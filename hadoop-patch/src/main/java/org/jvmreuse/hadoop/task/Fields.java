@@ -2,52 +2,57 @@ package org.jvmreuse.hadoop.task;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import org.jvmreuse.hadoop.names.FieldName;
+import org.jvmreuse.hadoop.names.MethodName;
 
-/** Reflective access to Hadoop's private fields and methods (Hadoop's classes are in unnamed modules). */
+/**
+ * Reflective access to Hadoop's private fields and methods (Hadoop's classes are in unnamed modules),
+ * by the names in {@link org.jvmreuse.hadoop.names.HadoopNames} only.
+ */
 final class Fields {
     private Fields() {
     }
 
-    static Object getStatic(Class<?> c, String name) {
+    static Object getStatic(Class<?> c, FieldName name) {
         try {
-            return field(c, name).get(null);
+            return field(c, name.name()).get(null);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static void setStatic(Class<?> c, String name, Object value) {
+    static void setStatic(Class<?> c, FieldName name, Object value) {
         try {
-            field(c, name).set(null, value);
+            field(c, name.name()).set(null, value);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static Object get(Object target, String name) {
+    static Object get(Object target, FieldName name) {
         try {
-            return field(target.getClass(), name).get(target);
+            return field(target.getClass(), name.name()).get(target);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static void set(Object target, String name, Object value) {
+    static void set(Object target, FieldName name, Object value) {
         try {
-            field(target.getClass(), name).set(target, value);
+            field(target.getClass(), name.name()).set(target, value);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);
         }
     }
 
     /** Calls a static method of any access that takes no arguments. */
-    static Object callStatic(Class<?> c, String name) {
-        return invoke(c, null, name);
+    static Object callStatic(Class<?> c, MethodName name) {
+        return invoke(c, null, name.name());
     }
 
     /** Calls an instance method of any access, declared by the target's class, that takes no arguments. */
-    static Object call(Object target, String name) {
-        return invoke(target.getClass(), target, name);
+    static Object call(Object target, MethodName name) {
+        return invoke(target.getClass(), target, name.name());
     }
 
     /** A new instance of {@code c} from its no-argument constructor of any access. */

@@ -1,5 +1,21 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.ABSTRACT_STATISTICS_TABLE;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.ALLOCATOR_CONTEXTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CACHE;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CACHE_MAP;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CACHE_TO_AUTO_CLOSE;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CONF;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.DELETE_ON_EXIT;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.FILE_SYSTEMS_LOADED;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.HAR_METADATA;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.SECURE_IO_FILE_SYSTEM;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.SERVICE_FILE_SYSTEMS;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.STATISTICS;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.STATISTICS_TABLE;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.SYMLINK_ENABLED;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.TOKEN_RENEWER;
+
 import java.util.Collection;
 import java.util.Map;
 import org.apache.hadoop.fs.AbstractFileSystem;
@@ -19,41 +35,41 @@ final class FileSystemReset {
     }
 
     static void afterRun() {
-        Object cache = Fields.getStatic(FileSystem.class, "CACHE");
+        Object cache = Fields.getStatic(FileSystem.class, CACHE);
         synchronized (cache) {
-            ((Map<?, ?>) Fields.get(cache, "map")).clear();
-            ((Collection<?>) Fields.get(cache, "toAutoClose")).clear();
+            ((Map<?, ?>) Fields.get(cache, CACHE_MAP)).clear();
+            ((Collection<?>) Fields.get(cache, CACHE_TO_AUTO_CLOSE)).clear();
         }
         synchronized (FileSystem.class) {
             statisticsTable().clear();
             // services (META-INF/services) are looked up again with the next task's loader
-            ((Map<?, ?>) Fields.getStatic(FileSystem.class, "SERVICE_FILE_SYSTEMS")).clear();
-            Fields.setStatic(FileSystem.class, "FILE_SYSTEMS_LOADED", false);
-            Fields.setStatic(FileSystem.class, "symlinkEnabled", false);
-            Fields.setStatic(FileSystem.class, "conf", null);
+            ((Map<?, ?>) Fields.getStatic(FileSystem.class, SERVICE_FILE_SYSTEMS)).clear();
+            Fields.setStatic(FileSystem.class, FILE_SYSTEMS_LOADED, false);
+            Fields.setStatic(FileSystem.class, SYMLINK_ENABLED, false);
+            Fields.setStatic(FileSystem.class, CONF, null);
         }
         synchronized (AbstractFileSystem.class) {
-            ((Map<?, ?>) Fields.getStatic(AbstractFileSystem.class, "STATISTICS_TABLE")).clear();
+            ((Map<?, ?>) Fields.getStatic(AbstractFileSystem.class, ABSTRACT_STATISTICS_TABLE)).clear();
         }
-        Map<?, ?> deleteOnExit = (Map<?, ?>) Fields.getStatic(FileContext.class, "DELETE_ON_EXIT");
+        Map<?, ?> deleteOnExit = (Map<?, ?>) Fields.getStatic(FileContext.class, DELETE_ON_EXIT);
         synchronized (deleteOnExit) {
             deleteOnExit.clear(); // processed by FileContext's hook after a normal end
         }
         // per-directory-key allocators hold the run's LocalFileSystem (statistics) and local dirs
-        Map<?, ?> allocators = (Map<?, ?>) Fields.getStatic(LocalDirAllocator.class, "contexts");
+        Map<?, ?> allocators = (Map<?, ?>) Fields.getStatic(LocalDirAllocator.class, ALLOCATOR_CONTEXTS);
         synchronized (allocators) {
             allocators.clear();
         }
-        SharedClasses.loaded("org.apache.hadoop.fs.HarFileSystem").ifPresent(har -> {
-            Map<?, ?> metadata = (Map<?, ?>) Fields.getStatic(har, "harMetaCache");
+        SharedClasses.loaded(HAR_METADATA.owner()).ifPresent(har -> {
+            Map<?, ?> metadata = (Map<?, ?>) Fields.getStatic(har, HAR_METADATA);
             if (metadata != null) {
                 metadata.clear();
             }
         });
         // a thread (started by a task, so stopped) that renews tokens of the run's file systems
-        SharedClasses.loaded("org.apache.hadoop.fs.DelegationTokenRenewer").ifPresent(renewer -> {
+        SharedClasses.loaded(TOKEN_RENEWER.owner()).ifPresent(renewer -> {
             synchronized (renewer) {
-                Fields.setStatic(renewer, "INSTANCE", null);
+                Fields.setStatic(renewer, TOKEN_RENEWER, null);
             }
         });
     }
@@ -65,9 +81,9 @@ final class FileSystemReset {
      * every task has that entry (YarnChild uses the local file system before the task starts).
      */
     static void keepSecureIoStatistics() {
-        SharedClasses.loaded("org.apache.hadoop.io.SecureIOUtils").ifPresent(secureIo -> {
-            FileSystem raw = (FileSystem) Fields.getStatic(secureIo, "rawFilesystem");
-            FileSystem.Statistics kept = (FileSystem.Statistics) Fields.get(raw, "statistics");
+        SharedClasses.loaded(SECURE_IO_FILE_SYSTEM.owner()).ifPresent(secureIo -> {
+            FileSystem raw = (FileSystem) Fields.getStatic(secureIo, SECURE_IO_FILE_SYSTEM);
+            FileSystem.Statistics kept = (FileSystem.Statistics) Fields.get(raw, STATISTICS);
             kept.reset();
             synchronized (FileSystem.class) {
                 statisticsTable().put(raw.getClass(), kept);
@@ -77,6 +93,6 @@ final class FileSystemReset {
 
     @SuppressWarnings("unchecked")
     private static Map<Class<?>, FileSystem.Statistics> statisticsTable() {
-        return (Map<Class<?>, FileSystem.Statistics>) Fields.getStatic(FileSystem.class, "statisticsTable");
+        return (Map<Class<?>, FileSystem.Statistics>) Fields.getStatic(FileSystem.class, STATISTICS_TABLE);
     }
 }

@@ -1,5 +1,9 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopShutdownHooks.HOOKS;
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopShutdownHooks.HOOKS_IN_ORDER;
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopShutdownHooks.SHUTDOWN_IN_PROGRESS;
+
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,16 +41,16 @@ final class HadoopShutdownHooks {
             runHooks(); // the slot did not run our JVM hook
         }
         ShutdownHookManager manager = ShutdownHookManager.get();
-        ((Set<?>) Fields.get(manager, "hooks")).clear();
-        ((AtomicBoolean) Fields.get(manager, "shutdownInProgress")).set(false);
+        ((Set<?>) Fields.get(manager, HOOKS)).clear();
+        ((AtomicBoolean) Fields.get(manager, SHUTDOWN_IN_PROGRESS)).set(false);
     }
 
     /** What ShutdownHookManager's own JVM hook does. */
     private static void runHooks() {
         ran = true;
         ShutdownHookManager manager = ShutdownHookManager.get();
-        ((AtomicBoolean) Fields.get(manager, "shutdownInProgress")).set(true);
-        for (Object hook : (List<?>) Fields.call(manager, "getShutdownHooksInOrder")) {
+        ((AtomicBoolean) Fields.get(manager, SHUTDOWN_IN_PROGRESS)).set(true);
+        for (Object hook : (List<?>) Fields.call(manager, HOOKS_IN_ORDER)) {
             try {
                 ((Runnable) hook).run();
             } catch (Exception | LinkageError e) {

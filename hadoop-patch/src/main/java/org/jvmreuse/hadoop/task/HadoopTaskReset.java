@@ -1,9 +1,13 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopTaskReset.CONFIGURATIONS;
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopTaskReset.SLOT_INITIALISED;
+
 import java.util.function.BiConsumer;
 import org.jvmreuse.boot.RunHook;
 import org.jvmreuse.boot.SlotAccess;
 import org.jvmreuse.hadoop.counters.TaskLaunches;
+import org.jvmreuse.hadoop.names.ClassName;
 
 /**
  * The slot's run hook for Hadoop 2.2.0 (listed in META-INF/services/org.jvmreuse.boot.RunHook): Hadoop's classes
@@ -25,13 +29,9 @@ public final class HadoopTaskReset implements RunHook {
         self.setContextClassLoader(SharedClasses.loader());
         try {
             Log4jReset.quiet();
-            initialise("org.apache.hadoop.conf.Configuration");
-            initialise("org.apache.hadoop.mapred.JobConf");
-            initialise("org.apache.hadoop.yarn.conf.YarnConfiguration");
-            initialise("org.apache.hadoop.hdfs.HdfsConfiguration");
+            CONFIGURATIONS.forEach(HadoopTaskReset::initialise);
             ConfigurationReset.recordSlotDefaults();
-            initialise("org.apache.hadoop.util.ShutdownHookManager");
-            initialise("org.apache.hadoop.io.compress.CompressionCodecFactory");
+            SLOT_INITIALISED.forEach(HadoopTaskReset::initialise);
             SharedExecutors.adopt(SharedClasses.loader());
         } finally {
             self.setContextClassLoader(previous);
@@ -93,9 +93,9 @@ public final class HadoopTaskReset implements RunHook {
         p.throwIfCritical();
     }
 
-    private static void initialise(String className) {
+    private static void initialise(ClassName className) {
         try {
-            Class.forName(className, true, SharedClasses.loader());
+            Class.forName(className.name(), true, SharedClasses.loader());
         } catch (ClassNotFoundException e) {
             // a module the slot's Hadoop does not have (hdfs)
         }

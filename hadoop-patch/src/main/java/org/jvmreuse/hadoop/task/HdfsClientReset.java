@@ -1,5 +1,11 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LEASE_RENEWERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LEASE_RENEWERS_INSTANCE;
+import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LOCAL_DATANODE_INFO;
+import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.PEER_CACHE_CLEAR;
+import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.PEER_CACHE_INSTANCE;
+
 import java.util.Map;
 
 /**
@@ -13,24 +19,24 @@ final class HdfsClientReset {
     }
 
     static void afterRun() {
-        SharedClasses.loaded("org.apache.hadoop.hdfs.PeerCache").ifPresent(peerCache -> {
+        SharedClasses.loaded(PEER_CACHE_INSTANCE.owner()).ifPresent(peerCache -> {
             synchronized (peerCache) {
-                Object cache = Fields.getStatic(peerCache, "instance");
+                Object cache = Fields.getStatic(peerCache, PEER_CACHE_INSTANCE);
                 if (cache != null) {
-                    Fields.call(cache, "clear"); // closes the sockets; close() would join the stopped daemon
-                    Fields.setStatic(peerCache, "instance", null);
+                    Fields.call(cache, PEER_CACHE_CLEAR); // closes the sockets; close() would join the stopped daemon
+                    Fields.setStatic(peerCache, PEER_CACHE_INSTANCE, null);
                 }
             }
         });
-        SharedClasses.loaded("org.apache.hadoop.hdfs.LeaseRenewer$Factory").ifPresent(factory -> {
-            Object instance = Fields.getStatic(factory, "INSTANCE");
+        SharedClasses.loaded(LEASE_RENEWERS_INSTANCE.owner()).ifPresent(factory -> {
+            Object instance = Fields.getStatic(factory, LEASE_RENEWERS_INSTANCE);
             synchronized (instance) {
-                ((Map<?, ?>) Fields.get(instance, "renewers")).clear();
+                ((Map<?, ?>) Fields.get(instance, LEASE_RENEWERS)).clear();
             }
         });
-        SharedClasses.loaded("org.apache.hadoop.hdfs.BlockReaderLocalLegacy").ifPresent(legacy -> {
+        SharedClasses.loaded(LOCAL_DATANODE_INFO.owner()).ifPresent(legacy -> {
             synchronized (legacy) {
-                ((Map<?, ?>) Fields.getStatic(legacy, "localDatanodeInfoMap")).clear();
+                ((Map<?, ?>) Fields.getStatic(legacy, LOCAL_DATANODE_INFO)).clear();
             }
         });
     }

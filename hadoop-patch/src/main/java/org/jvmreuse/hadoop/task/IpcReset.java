@@ -1,10 +1,21 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.CACHED_CLIENTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.CALL_ID_COUNTER;
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.CANONICAL_HOSTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.CLIENT_RUNNING;
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.ENGINE_CLIENTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.HOST_TO_RESOLVED;
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.NET_UTILS;
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.PROTOCOL_SIGNATURE;
+import static org.jvmreuse.hadoop.names.HadoopNames.IpcReset.SIGNATURES;
+
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.net.NetUtils;
+import org.jvmreuse.hadoop.names.FieldName;
 
 /**
  * RPC clients cached per socket factory (ProtobufRpcEngine's and WritableRpcEngine's), the call
@@ -25,43 +36,40 @@ final class IpcReset {
      * job ("Invalid event TA_DONE"). A killed JVM never gets to repeat anything.
      */
     static void refuseCalls() {
-        refuseCalls("org.apache.hadoop.ipc.ProtobufRpcEngine");
-        refuseCalls("org.apache.hadoop.ipc.WritableRpcEngine");
+        ENGINE_CLIENTS.forEach(IpcReset::refuseCalls);
     }
 
-    private static void refuseCalls(String engine) {
-        SharedClasses.loaded(engine).ifPresent(c -> {
-            Object cache = Fields.getStatic(c, "CLIENTS");
+    private static void refuseCalls(FieldName engineClients) {
+        SharedClasses.loaded(engineClients.owner()).ifPresent(c -> {
+            Object cache = Fields.getStatic(c, engineClients);
             synchronized (cache) {
-                for (Object client : ((Map<?, ?>) Fields.get(cache, "clients")).values()) {
-                    ((AtomicBoolean) Fields.get(client, "running")).set(false);
+                for (Object client : ((Map<?, ?>) Fields.get(cache, CACHED_CLIENTS)).values()) {
+                    ((AtomicBoolean) Fields.get(client, CLIENT_RUNNING)).set(false);
                 }
             }
         });
     }
 
     static void afterRun() {
-        dropClients("org.apache.hadoop.ipc.ProtobufRpcEngine");
-        dropClients("org.apache.hadoop.ipc.WritableRpcEngine");
-        SharedClasses.loaded("org.apache.hadoop.ipc.Client").ifPresent(c ->
-                ((AtomicInteger) Fields.getStatic(c, "callIdCounter")).set(0));
-        SharedClasses.loaded("org.apache.hadoop.ipc.RpcClientUtil").ifPresent(c ->
-                ((Map<?, ?>) Fields.getStatic(c, "signatureMap")).clear());
-        SharedClasses.loaded("org.apache.hadoop.ipc.ProtocolSignature").ifPresent(c -> ProtocolSignature.resetCache());
-        SharedClasses.loaded("org.apache.hadoop.net.NetUtils").ifPresent(c -> {
-            Map<?, ?> staticResolutions = (Map<?, ?>) Fields.getStatic(NetUtils.class, "hostToResolved");
+        ENGINE_CLIENTS.forEach(IpcReset::dropClients);
+        SharedClasses.loaded(CALL_ID_COUNTER.owner()).ifPresent(c ->
+                ((AtomicInteger) Fields.getStatic(c, CALL_ID_COUNTER)).set(0));
+        SharedClasses.loaded(SIGNATURES.owner()).ifPresent(c -> ((Map<?, ?>) Fields.getStatic(c, SIGNATURES)).clear());
+        SharedClasses.loaded(PROTOCOL_SIGNATURE).ifPresent(c -> ProtocolSignature.resetCache());
+        SharedClasses.loaded(NET_UTILS).ifPresent(c -> {
+            Map<?, ?> staticResolutions = (Map<?, ?>) Fields.getStatic(NetUtils.class, HOST_TO_RESOLVED);
             synchronized (staticResolutions) {
                 staticResolutions.clear();
             }
-            ((Map<?, ?>) Fields.getStatic(NetUtils.class, "canonicalizedHostCache")).clear();
+            ((Map<?, ?>) Fields.getStatic(NetUtils.class, CANONICAL_HOSTS)).clear();
         });
     }
 
-    private static void dropClients(String engine) {
-        SharedClasses.loaded(engine).ifPresent(c -> {
-            Object cache = Fields.getStatic(c, "CLIENTS");
+    private static void dropClients(FieldName engineClients) {
+        SharedClasses.loaded(engineClients.owner()).ifPresent(c -> {
+            Object cache = Fields.getStatic(c, engineClients);
             synchronized (cache) {
-                ((Map<?, ?>) Fields.get(cache, "clients")).clear();
+                ((Map<?, ?>) Fields.get(cache, CACHED_CLIENTS)).clear();
             }
         });
     }

@@ -1,5 +1,12 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.Log4jReset.GUARD;
+import static org.jvmreuse.hadoop.names.HadoopNames.Log4jReset.LISTENERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.Log4jReset.NDC_STACKS;
+import static org.jvmreuse.hadoop.names.HadoopNames.Log4jReset.NO_APPENDER_WARNING;
+import static org.jvmreuse.hadoop.names.HadoopNames.Log4jReset.NO_RESOURCE_BUNDLE_WARNING;
+import static org.jvmreuse.hadoop.names.HadoopNames.Log4jReset.REPOSITORY_SELECTOR;
+
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.util.Hashtable;
@@ -39,8 +46,8 @@ final class Log4jReset {
         LogLog.setInternalDebugging(debug != null && OptionConverter.toBoolean(debug, true));
         LogLog.setQuietMode(false);
         HIERARCHY.resetConfiguration();
-        Fields.set(HIERARCHY, "emittedNoAppenderWarning", false);
-        Fields.set(HIERARCHY, "emittedNoResourceBundleWarning", false);
+        Fields.set(HIERARCHY, NO_APPENDER_WARNING, false);
+        Fields.set(HIERARCHY, NO_RESOURCE_BUNDLE_WARNING, false);
         configureLikeLogManager();
     }
 
@@ -48,17 +55,17 @@ final class Log4jReset {
     static void afterRun() {
         restoreRepository();
         HIERARCHY.resetConfiguration();
-        ((Vector<?>) Fields.get(HIERARCHY, "listeners")).clear();
+        ((Vector<?>) Fields.get(HIERARCHY, LISTENERS)).clear();
         // NDC keeps a stack per Thread object, and a run's threads hold its loader
-        Hashtable<?, ?> ndc = (Hashtable<?, ?>) Fields.getStatic(NDC.class, "ht");
+        Hashtable<?, ?> ndc = (Hashtable<?, ?>) Fields.getStatic(NDC.class, NDC_STACKS);
         ndc.clear();
         quiet();
     }
 
     /** A run may have installed its own repository selector (LogManager.setRepositorySelector). */
     private static void restoreRepository() {
-        Fields.setStatic(LogManager.class, "repositorySelector", new DefaultRepositorySelector(HIERARCHY));
-        Fields.setStatic(LogManager.class, "guard", null);
+        Fields.setStatic(LogManager.class, REPOSITORY_SELECTOR, new DefaultRepositorySelector(HIERARCHY));
+        Fields.setStatic(LogManager.class, GUARD, null);
     }
 
     /**

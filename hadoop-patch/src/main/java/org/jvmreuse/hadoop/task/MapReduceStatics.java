@@ -1,5 +1,34 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.AGGREGATOR_DESCRIPTORS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.COUNTERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.CURRENT_TASK;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.EXIT_UTIL;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.FETCHER;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.FETCHER_NEXT_ID;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.FIRST_EXIT;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.FIRST_HALT;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.INCLUDE_FINAL_MERGE;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.LOCAL_FS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.LOCAL_JOB_ID;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.MAP_OUTPUT_ID;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.PREV_ERR_LENGTH;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.PREV_LOG_LENGTH;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.PREV_OUT_LENGTH;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.READAHEAD_INSTANCE;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.READAHEAD_POOL;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.READAHEAD_WORKERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.SCHEMES;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.SHUFFLE_START;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.SSL_FACTORY;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.SSL_SHUFFLE;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.SYSTEM_EXIT_DISABLED;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.SYSTEM_HALT_DISABLED;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.TASK;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.TASK_LOG;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.YARN_CHILD;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.YARN_CHILD_TASK;
+
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,6 +37,7 @@ import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapreduce.counters.Limits;
 import org.apache.hadoop.security.ssl.SSLFactory;
+import org.jvmreuse.hadoop.names.ClassName;
 
 /**
  * Statics of the task process itself (YarnChild, Task, MapTask's merger, the reduce side's
@@ -19,67 +49,63 @@ final class MapReduceStatics {
     }
 
     static void afterRun() {
-        ifLoaded("org.apache.hadoop.mapred.YarnChild", c -> Fields.setStatic(c, "taskid", null));
-        ifLoaded("org.apache.hadoop.mapred.TaskLog", c -> {
+        ifLoaded(YARN_CHILD, c -> Fields.setStatic(c, YARN_CHILD_TASK, null));
+        ifLoaded(TASK_LOG, c -> {
             synchronized (c) {
-                Fields.setStatic(c, "localFS", null);
-                Fields.setStatic(c, "prevOutLength", 0L);
-                Fields.setStatic(c, "prevErrLength", 0L);
-                Fields.setStatic(c, "prevLogLength", 0L);
-                Fields.setStatic(c, "currentTaskid", null);
+                Fields.setStatic(c, LOCAL_FS, null);
+                Fields.setStatic(c, PREV_OUT_LENGTH, 0L);
+                Fields.setStatic(c, PREV_ERR_LENGTH, 0L);
+                Fields.setStatic(c, PREV_LOG_LENGTH, 0L);
+                Fields.setStatic(c, CURRENT_TASK, null);
             }
         });
-        ifLoaded("org.apache.hadoop.mapred.Task", c -> Task.MERGED_OUTPUT_PREFIX = ".merged");
+        ifLoaded(TASK, c -> Task.MERGED_OUTPUT_PREFIX = ".merged");
         // MapTask sets it; a map task after a reduce task would count the final merge in its progress
-        ifLoaded("org.apache.hadoop.mapred.Merger", c -> Fields.setStatic(c, "includeFinalMerge", false));
-        ifLoaded("org.apache.hadoop.mapred.Counters", c -> {
+        ifLoaded(INCLUDE_FINAL_MERGE.owner(), c -> Fields.setStatic(c, INCLUDE_FINAL_MERGE, false));
+        ifLoaded(COUNTERS, c -> {
             Counters.MAX_COUNTER_LIMIT = Limits.COUNTERS_MAX;
             Counters.MAX_GROUP_LIMIT = Limits.GROUPS_MAX;
         });
-        ifLoaded("org.apache.hadoop.mapreduce.counters.FileSystemCounterGroup", c ->
-                ((Map<?, ?>) Fields.getStatic(c, "schemes")).clear());
-        ifLoaded("org.apache.hadoop.mapreduce.lib.aggregate.ValueAggregatorJobBase", c ->
-                Fields.setStatic(c, "aggregatorDescriptorList", null));
-        ifLoaded("org.apache.hadoop.mapreduce.task.reduce.Fetcher", c -> {
+        ifLoaded(SCHEMES.owner(), c -> ((Map<?, ?>) Fields.getStatic(c, SCHEMES)).clear());
+        ifLoaded(AGGREGATOR_DESCRIPTORS.owner(), c -> Fields.setStatic(c, AGGREGATOR_DESCRIPTORS, null));
+        ifLoaded(FETCHER, c -> {
             synchronized (c) {
-                Fields.setStatic(c, "nextId", 0);
-                Fields.setStatic(c, "sslShuffle", false);
-                SSLFactory ssl = (SSLFactory) Fields.getStatic(c, "sslFactory");
+                Fields.setStatic(c, FETCHER_NEXT_ID, 0);
+                Fields.setStatic(c, SSL_SHUFFLE, false);
+                SSLFactory ssl = (SSLFactory) Fields.getStatic(c, SSL_FACTORY);
                 if (ssl != null) {
                     ssl.destroy();
-                    Fields.setStatic(c, "sslFactory", null);
+                    Fields.setStatic(c, SSL_FACTORY, null);
                 }
             }
         });
-        ifLoaded("org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl", c ->
-                Fields.setStatic(c, "shuffleStart", ThreadLocal.withInitial(() -> 0L)));
-        ifLoaded("org.apache.hadoop.mapreduce.task.reduce.MapOutput", c ->
-                ((AtomicInteger) Fields.getStatic(c, "ID")).set(0));
+        ifLoaded(SHUFFLE_START.owner(), c -> Fields.setStatic(c, SHUFFLE_START, ThreadLocal.withInitial(() -> 0L)));
+        ifLoaded(MAP_OUTPUT_ID.owner(), c -> ((AtomicInteger) Fields.getStatic(c, MAP_OUTPUT_ID)).set(0));
         // a task may run a job in local mode; a new JVM's first local job is job_local<random>_0001
-        ifLoaded("org.apache.hadoop.mapred.LocalJobRunner", c -> {
+        ifLoaded(LOCAL_JOB_ID.owner(), c -> {
             synchronized (c) {
-                Fields.setStatic(c, "jobid", 0);
+                Fields.setStatic(c, LOCAL_JOB_ID, 0);
             }
         });
-        ifLoaded("org.apache.hadoop.util.ExitUtil", c -> {
-            Fields.setStatic(c, "systemExitDisabled", false);
-            Fields.setStatic(c, "systemHaltDisabled", false);
-            Fields.setStatic(c, "firstExitException", null);
-            Fields.setStatic(c, "firstHaltException", null);
+        ifLoaded(EXIT_UTIL, c -> {
+            Fields.setStatic(c, SYSTEM_EXIT_DISABLED, false);
+            Fields.setStatic(c, SYSTEM_HALT_DISABLED, false);
+            Fields.setStatic(c, FIRST_EXIT, null);
+            Fields.setStatic(c, FIRST_HALT, null);
         });
         // IFileInputStream's readahead pool (only with native IO): its workers were the run's
-        ifLoaded("org.apache.hadoop.io.ReadaheadPool", c -> {
+        ifLoaded(READAHEAD_POOL, c -> {
             synchronized (c) {
-                Object pool = Fields.getStatic(c, "instance");
+                Object pool = Fields.getStatic(c, READAHEAD_INSTANCE);
                 if (pool != null) {
-                    ((ExecutorService) Fields.get(pool, "pool")).shutdownNow();
-                    Fields.setStatic(c, "instance", null);
+                    ((ExecutorService) Fields.get(pool, READAHEAD_WORKERS)).shutdownNow();
+                    Fields.setStatic(c, READAHEAD_INSTANCE, null);
                 }
             }
         });
     }
 
-    private static void ifLoaded(String name, Consumer<Class<?>> reset) {
+    private static void ifLoaded(ClassName name, Consumer<Class<?>> reset) {
         SharedClasses.loaded(name).ifPresent(reset);
     }
 }

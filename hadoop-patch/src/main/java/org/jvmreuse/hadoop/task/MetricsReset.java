@@ -1,5 +1,16 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.COUNTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.CREATE_UGI_METRICS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.EVENT_COUNTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.JVM_METRICS_IMPL;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.JVM_METRICS_INSTANCE;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.MBEAN_NAMES;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.METRICS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.NAMES_MAP;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.SOURCE_NAMES;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsReset.UGI_METRICS;
+
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import javax.management.JMException;
@@ -8,6 +19,8 @@ import javax.management.ObjectName;
 import org.apache.hadoop.metrics2.MetricsSystem;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.metrics2.impl.MetricsSystemImpl;
+import org.jvmreuse.hadoop.names.ClassName;
+import org.jvmreuse.hadoop.names.FieldName;
 
 /**
  * Metrics2 as in a JVM that has just loaded UserGroupInformation: a new, uninitialised metrics
@@ -34,20 +47,20 @@ final class MetricsReset {
         }
         unregisterHadoopMBeans();
         synchronized (DefaultMetricsSystem.INSTANCE) {
-            names("mBeanNames").clear();
-            names("sourceNames").clear();
+            names(MBEAN_NAMES).clear();
+            names(SOURCE_NAMES).clear();
         }
         DefaultMetricsSystem.setMiniClusterMode(false);
-        SharedClasses.loaded("org.apache.hadoop.metrics2.source.JvmMetrics$Singleton").ifPresent(singleton -> {
-            Object instance = Fields.getStatic(singleton, "INSTANCE");
+        SharedClasses.loaded(JVM_METRICS_INSTANCE.owner()).ifPresent(singleton -> {
+            Object instance = Fields.getStatic(singleton, JVM_METRICS_INSTANCE);
             synchronized (instance) {
-                Fields.set(instance, "impl", null);
+                Fields.set(instance, JVM_METRICS_IMPL, null);
             }
         });
-        SharedClasses.loaded("org.apache.hadoop.log.metrics.EventCounter").ifPresent(counter ->
-                Fields.setStatic(counter, "counts", Fields.newInstance(nested(counter, "EventCounts"))));
-        SharedClasses.loaded("org.apache.hadoop.security.UserGroupInformation").ifPresent(ugi ->
-                Fields.setStatic(ugi, "metrics", Fields.callStatic(nested(ugi, "UgiMetrics"), "create")));
+        SharedClasses.loaded(COUNTS.owner()).ifPresent(counter ->
+                Fields.setStatic(counter, COUNTS, Fields.newInstance(nested(counter, EVENT_COUNTS))));
+        SharedClasses.loaded(METRICS.owner()).ifPresent(ugi ->
+                Fields.setStatic(ugi, METRICS, Fields.callStatic(nested(ugi, UGI_METRICS), CREATE_UGI_METRICS)));
     }
 
     private static void unregisterHadoopMBeans() {
@@ -61,16 +74,16 @@ final class MetricsReset {
         }
     }
 
-    private static Map<?, ?> names(String field) {
-        return (Map<?, ?>) Fields.get(Fields.get(DefaultMetricsSystem.INSTANCE, field), "map");
+    private static Map<?, ?> names(FieldName field) {
+        return (Map<?, ?>) Fields.get(Fields.get(DefaultMetricsSystem.INSTANCE, field), NAMES_MAP);
     }
 
-    private static Class<?> nested(Class<?> outer, String simpleName) {
-        for (Class<?> c : outer.getDeclaredClasses()) {
-            if (c.getSimpleName().equals(simpleName)) {
-                return c;
-            }
+    /** {@code nested}, a class nested in {@code outer}, from outer's loader. */
+    private static Class<?> nested(Class<?> outer, ClassName nested) {
+        try {
+            return Class.forName(nested.name(), false, outer.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no " + nested, e);
         }
-        throw new IllegalStateException("no " + outer.getName() + "$" + simpleName);
     }
 }

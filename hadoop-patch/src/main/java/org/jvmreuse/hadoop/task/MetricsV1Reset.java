@@ -1,5 +1,9 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsV1Reset.JVM_METRICS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsV1Reset.NULL_CONTEXTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.MetricsV1Reset.THE_FACTORY;
+
 import java.util.Map;
 import org.apache.hadoop.metrics.ContextFactory;
 import org.apache.hadoop.metrics.MetricsContext;
@@ -14,19 +18,19 @@ final class MetricsV1Reset {
     }
 
     static void afterRun() {
-        SharedClasses.loaded("org.apache.hadoop.metrics.ContextFactory").ifPresent(c -> {
+        SharedClasses.loaded(THE_FACTORY.owner()).ifPresent(c -> {
             synchronized (ContextFactory.class) {
-                ContextFactory factory = (ContextFactory) Fields.getStatic(ContextFactory.class, "theFactory");
+                ContextFactory factory = (ContextFactory) Fields.getStatic(ContextFactory.class, THE_FACTORY);
                 if (factory != null) {
                     factory.getAllContexts().forEach(MetricsContext::close);
-                    Fields.setStatic(ContextFactory.class, "theFactory", null);
+                    Fields.setStatic(ContextFactory.class, THE_FACTORY, null);
                 }
-                ((Map<?, ?>) Fields.getStatic(ContextFactory.class, "nullContextMap")).clear();
+                ((Map<?, ?>) Fields.getStatic(ContextFactory.class, NULL_CONTEXTS)).clear();
             }
         });
-        SharedClasses.loaded("org.apache.hadoop.metrics.jvm.JvmMetrics").ifPresent(jvm -> {
+        SharedClasses.loaded(JVM_METRICS.owner()).ifPresent(jvm -> {
             synchronized (jvm) {
-                Fields.setStatic(jvm, "theInstance", null);
+                Fields.setStatic(jvm, JVM_METRICS, null);
             }
         });
     }

@@ -1,11 +1,16 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.RunServers.SERVER;
+import static org.jvmreuse.hadoop.names.HadoopNames.RunServers.SERVER_THREADS;
+import static org.jvmreuse.hadoop.names.HadoopNames.RunServers.WEB_APP_CONTEXT;
+
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import org.apache.hadoop.ipc.Server;
+import org.jvmreuse.hadoop.names.FieldName;
 import org.mortbay.jetty.handler.ContextHandler;
 
 /**
@@ -28,10 +33,14 @@ final class RunServers {
     /** Each IPC server, found through its listener, responder and handler threads (inner classes of Server). */
     private static Set<Server> ipcServers() {
         Set<Server> running = Collections.newSetFromMap(new IdentityHashMap<>());
-        SharedClasses.loaded("org.apache.hadoop.ipc.Server").ifPresent(serverClass -> {
+        SharedClasses.loaded(SERVER).ifPresent(serverClass -> {
             for (Thread t : liveThreads()) {
                 if (t.getClass().getEnclosingClass() == serverClass) {
-                    running.add((Server) Fields.get(t, "this$0"));
+                    for (FieldName server : SERVER_THREADS) {
+                        if (t.getClass().getName().equals(server.owner().name())) {
+                            running.add((Server) Fields.get(t, server));
+                        }
+                    }
                 }
             }
         });
@@ -53,8 +62,8 @@ final class RunServers {
 
     /** GuiceFilter keeps the servlet context of the web app it serves until the web app stops. */
     private static void stopWebApp() {
-        SharedClasses.loaded("com.google.inject.servlet.GuiceFilter").ifPresent(filter -> {
-            Object context = ((WeakReference<?>) Fields.getStatic(filter, "servletContext")).get();
+        SharedClasses.loaded(WEB_APP_CONTEXT.owner()).ifPresent(filter -> {
+            Object context = ((WeakReference<?>) Fields.getStatic(filter, WEB_APP_CONTEXT)).get();
             if (context instanceof ContextHandler.SContext webApp) {
                 var server = webApp.getContextHandler().getServer();
                 if (server != null && server.isStarted()) {

@@ -1,5 +1,11 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.SecurityReset.GROUPS;
+import static org.jvmreuse.hadoop.names.HadoopNames.SecurityReset.KEYTAB_FILE;
+import static org.jvmreuse.hadoop.names.HadoopNames.SecurityReset.KEYTAB_PRINCIPAL;
+import static org.jvmreuse.hadoop.names.HadoopNames.SecurityReset.TOKEN_KINDS;
+import static org.jvmreuse.hadoop.names.HadoopNames.SecurityReset.UGI_RESET;
+
 /**
  * UserGroupInformation's statics: the login user (which holds the credentials read once from
  * HADOOP_TOKEN_FILE_LOCATION, so the next task reads its own token file), the configuration, the
@@ -11,20 +17,20 @@ final class SecurityReset {
     }
 
     static void afterRun() {
-        SharedClasses.loaded("org.apache.hadoop.security.UserGroupInformation").ifPresent(ugi -> {
+        SharedClasses.loaded(UGI_RESET.owner()).ifPresent(ugi -> {
             synchronized (ugi) {
                 // UGI's own test reset: auth method, conf, groups, login user, HadoopKerberosName rules
-                Fields.callStatic(ugi, "reset");
-                Fields.setStatic(ugi, "keytabPrincipal", null);
-                Fields.setStatic(ugi, "keytabFile", null);
+                Fields.callStatic(ugi, UGI_RESET);
+                Fields.setStatic(ugi, KEYTAB_PRINCIPAL, null);
+                Fields.setStatic(ugi, KEYTAB_FILE, null);
             }
         });
-        SharedClasses.loaded("org.apache.hadoop.security.Groups").ifPresent(groups -> {
+        SharedClasses.loaded(GROUPS.owner()).ifPresent(groups -> {
             synchronized (groups) {
-                Fields.setStatic(groups, "GROUPS", null);
+                Fields.setStatic(groups, GROUPS, null);
             }
         });
-        SharedClasses.loaded("org.apache.hadoop.security.token.Token").ifPresent(token ->
-                Fields.setStatic(token, "tokenKindMap", null));
+        SharedClasses.loaded(TOKEN_KINDS.owner()).ifPresent(token ->
+                Fields.setStatic(token, TOKEN_KINDS, null));
     }
 }

@@ -1,6 +1,15 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.ServiceLoaderStatics.CLIENT_PROTOCOL_PROVIDER;
+import static org.jvmreuse.hadoop.names.HadoopNames.ServiceLoaderStatics.FRAMEWORK_LOADER;
+import static org.jvmreuse.hadoop.names.HadoopNames.ServiceLoaderStatics.SECURITY_INFO;
+import static org.jvmreuse.hadoop.names.HadoopNames.ServiceLoaderStatics.SECURITY_INFO_PROVIDERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.ServiceLoaderStatics.TOKEN_RENEWER;
+import static org.jvmreuse.hadoop.names.HadoopNames.ServiceLoaderStatics.TOKEN_RENEWERS;
+
 import java.util.ServiceLoader;
+import org.jvmreuse.hadoop.names.ClassName;
+import org.jvmreuse.hadoop.names.FieldName;
 
 /**
  * Static ServiceLoaders that Hadoop creates when their class is initialised, with the context
@@ -13,18 +22,15 @@ final class ServiceLoaderStatics {
     }
 
     static void pointAt(ClassLoader loader) {
-        point("org.apache.hadoop.security.token.Token", "renewers",
-                "org.apache.hadoop.security.token.TokenRenewer", loader);
-        point("org.apache.hadoop.security.SecurityUtil", "securityInfoProviders",
-                "org.apache.hadoop.security.SecurityInfo", loader);
-        point("org.apache.hadoop.mapreduce.Cluster", "frameworkLoader",
-                "org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider", loader);
+        point(TOKEN_RENEWERS, TOKEN_RENEWER, loader);
+        point(SECURITY_INFO_PROVIDERS, SECURITY_INFO, loader);
+        point(FRAMEWORK_LOADER, CLIENT_PROTOCOL_PROVIDER, loader);
     }
 
-    private static void point(String owner, String field, String service, ClassLoader loader) {
-        SharedClasses.loaded(owner).ifPresent(c -> {
+    private static void point(FieldName field, ClassName service, ClassLoader loader) {
+        SharedClasses.loaded(field.owner()).ifPresent(c -> {
             try {
-                Class<?> serviceClass = Class.forName(service, false, SharedClasses.loader());
+                Class<?> serviceClass = Class.forName(service.name(), false, SharedClasses.loader());
                 Fields.setStatic(c, field, ServiceLoader.load(serviceClass, loader));
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException(e);

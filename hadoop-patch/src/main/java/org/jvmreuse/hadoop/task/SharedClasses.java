@@ -4,6 +4,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jvmreuse.hadoop.names.ClassName;
 
 /**
  * Which classes are the slot's (the shared loader's, holding Hadoop and this jar, and its
@@ -28,13 +29,13 @@ final class SharedClasses {
      * loaded class, which is as harmless as the task having used it (the reset that follows
      * undoes what the initialiser registered).
      */
-    static Optional<Class<?>> loaded(String name) {
+    static Optional<Class<?>> loaded(ClassName name) {
         Function<String, Class<?>> find = findLoaded;
         if (find == null) {
             find = reflectiveFindLoaded();
             findLoaded = find;
         }
-        return Optional.ofNullable(find.apply(name));
+        return Optional.ofNullable(find.apply(name.name()));
     }
 
     /**

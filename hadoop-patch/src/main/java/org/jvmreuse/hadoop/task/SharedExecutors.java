@@ -1,11 +1,16 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.SharedExecutors.INPUT_STREAM_CACHE_CLEANER;
+import static org.jvmreuse.hadoop.names.HadoopNames.SharedExecutors.IPC_SEND_PARAMS;
+import static org.jvmreuse.hadoop.names.HadoopNames.SharedExecutors.QUANTILES_SCHEDULER;
+
 import java.security.AccessController;
 import java.security.PrivilegedAction;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.jvmreuse.hadoop.names.FieldName;
 
 /**
  * Thread pools that Hadoop keeps in static final fields (the IPC client's parameter senders,
@@ -33,15 +38,15 @@ final class SharedExecutors {
 
     /** Called once at slot start-up; pools of absent (hdfs) classes are skipped. */
     static void adopt(ClassLoader shared) {
-        adopt(shared, "org.apache.hadoop.ipc.Client", "SEND_PARAMS_EXECUTOR", "IPC Parameter Sending Thread #");
-        adopt(shared, "org.apache.hadoop.metrics2.lib.MutableQuantiles", "scheduler", "MutableQuantiles-");
-        adopt(shared, "org.apache.hadoop.hdfs.FileInputStreamCache", "executor", "FileInputStreamCache Cleaner ");
+        adopt(shared, IPC_SEND_PARAMS, "IPC Parameter Sending Thread #");
+        adopt(shared, QUANTILES_SCHEDULER, "MutableQuantiles-");
+        adopt(shared, INPUT_STREAM_CACHE_CLEANER, "FileInputStreamCache Cleaner ");
     }
 
-    private static void adopt(ClassLoader shared, String className, String field, String namePrefix) {
+    private static void adopt(ClassLoader shared, FieldName field, String namePrefix) {
         Class<?> owner;
         try {
-            owner = Class.forName(className, true, shared);
+            owner = Class.forName(field.owner().name(), true, shared);
         } catch (ClassNotFoundException e) {
             return;
         }

@@ -1,5 +1,7 @@
 package org.jvmreuse.hadoop.warmup;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.ShuffleContexts.TASK_STATUS;
+
 import java.io.IOException;
 import java.lang.reflect.Field;
 import org.apache.hadoop.fs.FileSystem;
@@ -43,7 +45,7 @@ public final class ShuffleContexts {
     /** The task's own status, which the shuffle updates (Hadoop keeps it package-private). */
     private static TaskStatus status(Task task) {
         try {
-            Field field = Task.class.getDeclaredField("taskStatus");
+            Field field = Task.class.getDeclaredField(TASK_STATUS.name());
             field.setAccessible(true);
             return (TaskStatus) field.get(task);
         } catch (ReflectiveOperationException e) {

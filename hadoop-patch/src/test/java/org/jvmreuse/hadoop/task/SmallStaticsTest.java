@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.jvmreuse.hadoop.names.HadoopNames.CommonsLoggingReset.FACTORIES;
+import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.PEER_CACHE_INSTANCE;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -66,15 +68,14 @@ class SmallStaticsTest {
     @Test
     void commonsLoggingForgetsTheRunsLoader() throws Exception {
         ClassLoader loader = HadoopRuns.run(LogsALine.class, "logged").loader().get();
-        Map<?, ?> factories = (Map<?, ?>) Fields.getStatic(HadoopRuns.sharedClass("org.apache.commons.logging.LogFactory"),
-                "factories");
+        Map<?, ?> factories = (Map<?, ?>) Fields.getStatic(HadoopRuns.sharedClass(FACTORIES.owner().name()), FACTORIES);
         assertFalse(loader != null && factories.containsKey(loader));
     }
 
     @Test
     void hdfsPeerCacheIsForgotten() throws Exception {
         String first = HadoopRuns.run(PeerCacheUse.class).printed("peerCache");
-        assertNull(Fields.getStatic(HadoopRuns.sharedClass("org.apache.hadoop.hdfs.PeerCache"), "instance"));
+        assertNull(Fields.getStatic(HadoopRuns.sharedClass(PEER_CACHE_INSTANCE.owner().name()), PEER_CACHE_INSTANCE));
         assertNotEquals(first, HadoopRuns.run(PeerCacheUse.class).printed("peerCache"));
     }
 }

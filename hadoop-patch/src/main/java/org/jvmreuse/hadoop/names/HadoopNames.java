@@ -1,0 +1,371 @@
+package org.jvmreuse.hadoop.names;
+
+import java.util.List;
+
+/**
+ * The names of Hadoop 2.2.0 (and of the log4j, commons-logging and Guice it bundles) that this
+ * library reaches where the compiler cannot check them: by reflection, by {@code Class.forName}
+ * or in a launch script. One nested class per user, named after it; the users read their names
+ * from here (static imports), so HadoopNamesCheck checks exactly what they use. A name they
+ * cannot find makes them skip a step ({@code SharedClasses.loaded}, optional classes) or fail it
+ * (a field or method of a loaded class), so every name must exist in the Hadoop they run with:
+ * HadoopNamesTest checks this for 2.2.0, names-check/pom.xml for another version.
+ */
+public final class HadoopNames {
+    private static final String MAP = "java.util.Map";
+    private static final String BOOLEAN = "boolean";
+    private static final String INT = "int";
+    private static final String LONG = "long";
+    private static final String STRING = "java.lang.String";
+    private static final String OBJECT = "java.lang.Object";
+    private static final String ATOMIC_BOOLEAN = "java.util.concurrent.atomic.AtomicBoolean";
+    private static final String ATOMIC_INTEGER = "java.util.concurrent.atomic.AtomicInteger";
+    private static final String THREAD_POOL = "java.util.concurrent.ThreadPoolExecutor";
+    private static final String SERVICE_LOADER = "java.util.ServiceLoader";
+    private static final String WEAK_REFERENCE = "java.lang.ref.WeakReference";
+
+    private static final ClassName FILE_SYSTEM_CLASS = new ClassName("org.apache.hadoop.fs.FileSystem");
+    private static final ClassName UGI = new ClassName("org.apache.hadoop.security.UserGroupInformation");
+    private static final ClassName TOKEN = new ClassName("org.apache.hadoop.security.token.Token");
+    private static final ClassName IPC_SERVER = new ClassName("org.apache.hadoop.ipc.Server");
+    private static final ClassName GUICE_FILTER = new ClassName("com.google.inject.servlet.GuiceFilter");
+    private static final FieldName GUICE_SERVLET_CONTEXT = GUICE_FILTER.staticField("servletContext", WEAK_REFERENCE);
+
+    private HadoopNames() {
+    }
+
+    /** The classes a slot initialises when it starts: the configurations (their default resources) first. */
+    public static final class HadoopTaskReset {
+        public static final List<ClassName> CONFIGURATIONS = List.of(
+                new ClassName("org.apache.hadoop.conf.Configuration"),
+                new ClassName("org.apache.hadoop.mapred.JobConf"),
+                new ClassName("org.apache.hadoop.yarn.conf.YarnConfiguration"),
+                new ClassName("org.apache.hadoop.hdfs.HdfsConfiguration"));
+        public static final List<ClassName> SLOT_INITIALISED = List.of(
+                new ClassName("org.apache.hadoop.util.ShutdownHookManager"),
+                new ClassName("org.apache.hadoop.io.compress.CompressionCodecFactory"));
+    }
+
+    /** Thread pools in static fields (each a ThreadPoolExecutor, to which SharedExecutors casts it). */
+    public static final class SharedExecutors {
+        public static final FieldName IPC_SEND_PARAMS = new ClassName("org.apache.hadoop.ipc.Client")
+                .staticField("SEND_PARAMS_EXECUTOR", THREAD_POOL);
+        public static final FieldName QUANTILES_SCHEDULER = new ClassName("org.apache.hadoop.metrics2.lib.MutableQuantiles")
+                .staticField("scheduler", "java.util.concurrent.ScheduledExecutorService");
+        public static final FieldName INPUT_STREAM_CACHE_CLEANER =
+                new ClassName("org.apache.hadoop.hdfs.FileInputStreamCache")
+                .staticField("executor", THREAD_POOL);
+    }
+
+    public static final class Log4jReset {
+        private static final ClassName HIERARCHY = new ClassName("org.apache.log4j.Hierarchy");
+        private static final ClassName LOG_MANAGER = new ClassName("org.apache.log4j.LogManager");
+        public static final FieldName NO_APPENDER_WARNING = HIERARCHY.settableField("emittedNoAppenderWarning", BOOLEAN);
+        public static final FieldName NO_RESOURCE_BUNDLE_WARNING =
+                HIERARCHY.settableField("emittedNoResourceBundleWarning", BOOLEAN);
+        public static final FieldName LISTENERS = HIERARCHY.field("listeners", "java.util.Vector");
+        public static final FieldName NDC_STACKS =
+                new ClassName("org.apache.log4j.NDC").staticField("ht", "java.util.Hashtable");
+        public static final FieldName REPOSITORY_SELECTOR =
+                LOG_MANAGER.settableStaticField("repositorySelector", "org.apache.log4j.spi.RepositorySelector");
+        public static final FieldName GUARD = LOG_MANAGER.settableStaticField("guard", OBJECT);
+    }
+
+    public static final class CommonsLoggingReset {
+        public static final FieldName FACTORIES = new ClassName("org.apache.commons.logging.LogFactory")
+                .staticField("factories", "java.util.Hashtable");
+    }
+
+    public static final class ConfigurationReset {
+        private static final ClassName CONFIGURATION = new ClassName("org.apache.hadoop.conf.Configuration");
+        public static final FieldName DEFAULT_RESOURCES =
+                CONFIGURATION.staticField("defaultResources", "java.util.concurrent.CopyOnWriteArrayList");
+        public static final FieldName REGISTRY = CONFIGURATION.staticField("REGISTRY", "java.util.WeakHashMap");
+        public static final FieldName DEPRECATED_KEYS = CONFIGURATION.staticField("deprecatedKeyMap", MAP);
+        public static final FieldName DEPRECATION_ACCESSED = CONFIGURATION.nested("DeprecatedKeyInfo")
+                .settableField("accessed", BOOLEAN);
+        public static final FieldName CLASS_CACHE = CONFIGURATION.staticField("CACHE_CLASSES", MAP);
+    }
+
+    public static final class FileSystemReset {
+        private static final ClassName CACHE_CLASS = FILE_SYSTEM_CLASS.nested("Cache");
+        public static final FieldName CACHE = FILE_SYSTEM_CLASS.staticField("CACHE", CACHE_CLASS.name());
+        public static final FieldName CACHE_MAP = CACHE_CLASS.field("map", MAP);
+        public static final FieldName CACHE_TO_AUTO_CLOSE = CACHE_CLASS.field("toAutoClose", "java.util.Collection");
+        public static final FieldName STATISTICS_TABLE = FILE_SYSTEM_CLASS.staticField("statisticsTable", MAP);
+        public static final FieldName SERVICE_FILE_SYSTEMS = FILE_SYSTEM_CLASS.staticField("SERVICE_FILE_SYSTEMS", MAP);
+        public static final FieldName FILE_SYSTEMS_LOADED =
+                FILE_SYSTEM_CLASS.settableStaticField("FILE_SYSTEMS_LOADED", BOOLEAN);
+        public static final FieldName SYMLINK_ENABLED = FILE_SYSTEM_CLASS.settableStaticField("symlinkEnabled", BOOLEAN);
+        public static final FieldName CONF =
+                FILE_SYSTEM_CLASS.settableStaticField("conf", "org.apache.hadoop.conf.Configuration");
+        public static final FieldName ABSTRACT_STATISTICS_TABLE = new ClassName("org.apache.hadoop.fs.AbstractFileSystem")
+                .staticField("STATISTICS_TABLE", MAP);
+        public static final FieldName DELETE_ON_EXIT = new ClassName("org.apache.hadoop.fs.FileContext")
+                .staticField("DELETE_ON_EXIT", MAP);
+        public static final FieldName ALLOCATOR_CONTEXTS = new ClassName("org.apache.hadoop.fs.LocalDirAllocator")
+                .staticField("contexts", MAP);
+        public static final FieldName HAR_METADATA = new ClassName("org.apache.hadoop.fs.HarFileSystem")
+                .staticField("harMetaCache", MAP);
+        public static final FieldName TOKEN_RENEWER = new ClassName("org.apache.hadoop.fs.DelegationTokenRenewer")
+                .settableStaticField("INSTANCE", "org.apache.hadoop.fs.DelegationTokenRenewer");
+        public static final FieldName SECURE_IO_FILE_SYSTEM = new ClassName("org.apache.hadoop.io.SecureIOUtils")
+                .staticField("rawFilesystem", FILE_SYSTEM_CLASS.name());
+        public static final FieldName STATISTICS =
+                FILE_SYSTEM_CLASS.field("statistics", FILE_SYSTEM_CLASS.nested("Statistics").name());
+    }
+
+    public static final class HdfsClientReset {
+        private static final ClassName PEER_CACHE = new ClassName("org.apache.hadoop.hdfs.PeerCache");
+        private static final ClassName LEASE_RENEWER_FACTORY = new ClassName("org.apache.hadoop.hdfs.LeaseRenewer$Factory");
+        public static final FieldName PEER_CACHE_INSTANCE = PEER_CACHE.settableStaticField("instance", PEER_CACHE.name());
+        public static final MethodName PEER_CACHE_CLEAR = PEER_CACHE.method("clear");
+        public static final FieldName LEASE_RENEWERS_INSTANCE =
+                LEASE_RENEWER_FACTORY.staticField("INSTANCE", LEASE_RENEWER_FACTORY.name());
+        public static final FieldName LEASE_RENEWERS = LEASE_RENEWER_FACTORY.field("renewers", MAP);
+        public static final FieldName LOCAL_DATANODE_INFO = new ClassName("org.apache.hadoop.hdfs.BlockReaderLocalLegacy")
+                .staticField("localDatanodeInfoMap", MAP);
+    }
+
+    public static final class SecurityReset {
+        public static final MethodName UGI_RESET = UGI.staticMethod("reset");
+        public static final FieldName KEYTAB_PRINCIPAL = UGI.settableStaticField("keytabPrincipal", STRING);
+        public static final FieldName KEYTAB_FILE = UGI.settableStaticField("keytabFile", STRING);
+        public static final FieldName GROUPS = new ClassName("org.apache.hadoop.security.Groups")
+                .settableStaticField("GROUPS", "org.apache.hadoop.security.Groups");
+        public static final FieldName TOKEN_KINDS = TOKEN.settableStaticField("tokenKindMap", MAP);
+    }
+
+    /** Static ServiceLoaders, each with the service it loads. */
+    public static final class ServiceLoaderStatics {
+        public static final FieldName TOKEN_RENEWERS = TOKEN.settableStaticField("renewers", SERVICE_LOADER);
+        public static final ClassName TOKEN_RENEWER = new ClassName("org.apache.hadoop.security.token.TokenRenewer");
+        public static final FieldName SECURITY_INFO_PROVIDERS = new ClassName("org.apache.hadoop.security.SecurityUtil")
+                .settableStaticField("securityInfoProviders", SERVICE_LOADER);
+        public static final ClassName SECURITY_INFO = new ClassName("org.apache.hadoop.security.SecurityInfo");
+        public static final FieldName FRAMEWORK_LOADER = new ClassName("org.apache.hadoop.mapreduce.Cluster")
+                .settableStaticField("frameworkLoader", SERVICE_LOADER);
+        public static final ClassName CLIENT_PROTOCOL_PROVIDER =
+                new ClassName("org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider");
+    }
+
+    public static final class MetricsReset {
+        private static final ClassName DEFAULT_METRICS_SYSTEM =
+                new ClassName("org.apache.hadoop.metrics2.lib.DefaultMetricsSystem");
+        private static final ClassName UNIQUE_NAMES = new ClassName("org.apache.hadoop.metrics2.lib.UniqueNames");
+        private static final ClassName JVM_METRICS_SINGLETON =
+                new ClassName("org.apache.hadoop.metrics2.source.JvmMetrics$Singleton");
+        private static final ClassName EVENT_COUNTER = new ClassName("org.apache.hadoop.log.metrics.EventCounter");
+        public static final FieldName MBEAN_NAMES = DEFAULT_METRICS_SYSTEM.field("mBeanNames", UNIQUE_NAMES.name());
+        public static final FieldName SOURCE_NAMES = DEFAULT_METRICS_SYSTEM.field("sourceNames", UNIQUE_NAMES.name());
+        public static final FieldName NAMES_MAP = UNIQUE_NAMES.field("map", MAP);
+        public static final FieldName JVM_METRICS_INSTANCE =
+                JVM_METRICS_SINGLETON.staticField("INSTANCE", JVM_METRICS_SINGLETON.name());
+        public static final FieldName JVM_METRICS_IMPL = JVM_METRICS_SINGLETON.settableField("impl",
+                "org.apache.hadoop.metrics2.source.JvmMetrics");
+        public static final ClassName EVENT_COUNTS = EVENT_COUNTER.nested("EventCounts");
+        public static final MethodName NEW_EVENT_COUNTS = EVENT_COUNTS.constructor();
+        public static final FieldName COUNTS = EVENT_COUNTER.settableStaticField("counts", EVENT_COUNTS.name());
+        public static final ClassName UGI_METRICS = UGI.nested("UgiMetrics");
+        public static final MethodName CREATE_UGI_METRICS = UGI_METRICS.staticMethod("create");
+        public static final FieldName METRICS = UGI.settableStaticField("metrics", UGI_METRICS.name());
+    }
+
+    public static final class MetricsV1Reset {
+        private static final ClassName CONTEXT_FACTORY = new ClassName("org.apache.hadoop.metrics.ContextFactory");
+        public static final FieldName THE_FACTORY =
+                CONTEXT_FACTORY.settableStaticField("theFactory", CONTEXT_FACTORY.name());
+        public static final FieldName NULL_CONTEXTS = CONTEXT_FACTORY.staticField("nullContextMap", MAP);
+        public static final FieldName JVM_METRICS = new ClassName("org.apache.hadoop.metrics.jvm.JvmMetrics")
+                .settableStaticField("theInstance", "org.apache.hadoop.metrics.jvm.JvmMetrics");
+    }
+
+    public static final class ClassRegistries {
+        private static final ClassName RECORD_FACTORY =
+                new ClassName("org.apache.hadoop.yarn.factories.impl.pb.RecordFactoryPBImpl");
+        private static final ClassName RPC_CLIENT_FACTORY =
+                new ClassName("org.apache.hadoop.yarn.factories.impl.pb.RpcClientFactoryPBImpl");
+        private static final ClassName RPC_SERVER_FACTORY =
+                new ClassName("org.apache.hadoop.yarn.factories.impl.pb.RpcServerFactoryPBImpl");
+        private static final ClassName REFLECTION_UTILS = new ClassName("org.apache.hadoop.util.ReflectionUtils");
+        private static final ClassName PARSER_NODE = new ClassName("org.apache.hadoop.mapred.join.Parser$Node");
+        private static final ClassName LIB_PARSER_NODE = new ClassName("org.apache.hadoop.mapreduce.lib.join.Parser$Node");
+        /** Static maps. */
+        public static final List<FieldName> STATIC_REGISTRIES = List.of(
+                new ClassName("org.apache.hadoop.io.WritableComparator").staticField("comparators", MAP),
+                new ClassName("org.apache.hadoop.io.WritableFactories").staticField("CLASS_TO_FACTORY", MAP),
+                new ClassName("org.apache.hadoop.io.WritableName").staticField("NAME_TO_CLASS", MAP),
+                new ClassName("org.apache.hadoop.io.WritableName").staticField("CLASS_TO_NAME", MAP),
+                new ClassName("org.apache.hadoop.ipc.RPC").staticField("PROTOCOL_ENGINES", MAP),
+                IPC_SERVER.staticField("PROTOCOL_CACHE", MAP),
+                PARSER_NODE.staticField("nodeCstrMap", MAP),
+                PARSER_NODE.staticField("rrCstrMap", MAP),
+                LIB_PARSER_NODE.staticField("nodeCstrMap", MAP),
+                LIB_PARSER_NODE.staticField("rrCstrMap", MAP));
+        /** Maps of YARN's record and RPC factory singletons: each the singleton's static field, then the map in it. */
+        public static final List<List<FieldName>> FACTORY_REGISTRIES = List.of(
+                List.of(RECORD_FACTORY.staticField("self", RECORD_FACTORY.name()), RECORD_FACTORY.field("cache", MAP)),
+                List.of(RPC_CLIENT_FACTORY.staticField("self", RPC_CLIENT_FACTORY.name()),
+                        RPC_CLIENT_FACTORY.field("cache", MAP)),
+                List.of(RPC_SERVER_FACTORY.staticField("self", RPC_SERVER_FACTORY.name()),
+                        RPC_SERVER_FACTORY.field("serviceCache", MAP)),
+                List.of(RPC_SERVER_FACTORY.staticField("self", RPC_SERVER_FACTORY.name()),
+                        RPC_SERVER_FACTORY.field("protoCache", MAP)));
+        /** Caches. */
+        public static final List<FieldName> CACHES = List.of(
+                REFLECTION_UTILS.staticField("CONSTRUCTOR_CACHE", MAP),
+                new ClassName("org.apache.hadoop.fs.AbstractFileSystem").staticField("CONSTRUCTOR_CACHE", MAP));
+        public static final FieldName SERIAL_FACTORY = REFLECTION_UTILS.settableStaticField("serialFactory",
+                "org.apache.hadoop.io.serializer.SerializationFactory");
+    }
+
+    public static final class CodecPoolReset {
+        private static final ClassName CODEC_POOL = new ClassName("org.apache.hadoop.io.compress.CodecPool");
+        public static final FieldName COMPRESSOR_POOL = CODEC_POOL.staticField("compressorPool", MAP);
+        public static final FieldName DECOMPRESSOR_POOL = CODEC_POOL.staticField("decompressorPool", MAP);
+        public static final FieldName COMPRESSOR_COUNTS =
+                CODEC_POOL.staticField("compressorCounts", "com.google.common.cache.Cache");
+        public static final FieldName DECOMPRESSOR_COUNTS =
+                CODEC_POOL.staticField("decompressorCounts", "com.google.common.cache.Cache");
+        public static final FieldName BZIP2_SKIP = new ClassName("org.apache.hadoop.io.compress.bzip2.CBZip2InputStream")
+                .settableStaticField("skipDecompression", BOOLEAN);
+    }
+
+    public static final class IpcReset {
+        private static final ClassName CLIENT_CACHE = new ClassName("org.apache.hadoop.ipc.ClientCache");
+        /** The RPC engines' client caches. */
+        public static final List<FieldName> ENGINE_CLIENTS = List.of(
+                new ClassName("org.apache.hadoop.ipc.ProtobufRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name()),
+                new ClassName("org.apache.hadoop.ipc.WritableRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name()));
+        public static final FieldName CACHED_CLIENTS = CLIENT_CACHE.field("clients", MAP);
+        public static final FieldName CLIENT_RUNNING =
+                new ClassName("org.apache.hadoop.ipc.Client").field("running", ATOMIC_BOOLEAN);
+        public static final FieldName CALL_ID_COUNTER = new ClassName("org.apache.hadoop.ipc.Client")
+                .staticField("callIdCounter", ATOMIC_INTEGER);
+        public static final FieldName SIGNATURES =
+                new ClassName("org.apache.hadoop.ipc.RpcClientUtil").staticField("signatureMap", MAP);
+        public static final ClassName PROTOCOL_SIGNATURE = new ClassName("org.apache.hadoop.ipc.ProtocolSignature");
+        public static final ClassName NET_UTILS = new ClassName("org.apache.hadoop.net.NetUtils");
+        public static final FieldName HOST_TO_RESOLVED = NET_UTILS.staticField("hostToResolved", MAP);
+        public static final FieldName CANONICAL_HOSTS = NET_UTILS.staticField("canonicalizedHostCache", MAP);
+    }
+
+    public static final class RunServers {
+        public static final ClassName SERVER = IPC_SERVER;
+        /** Server's threads, each with its field for the server it serves. */
+        public static final List<FieldName> SERVER_THREADS = List.of(
+                IPC_SERVER.nested("Listener").field("this$0", IPC_SERVER.name()),
+                IPC_SERVER.nested("Responder").field("this$0", IPC_SERVER.name()),
+                IPC_SERVER.nested("Handler").field("this$0", IPC_SERVER.name()));
+        public static final FieldName WEB_APP_CONTEXT = GUICE_SERVLET_CONTEXT;
+    }
+
+    public static final class HadoopShutdownHooks {
+        private static final ClassName MANAGER = new ClassName("org.apache.hadoop.util.ShutdownHookManager");
+        public static final FieldName HOOKS = MANAGER.field("hooks", "java.util.Set");
+        public static final FieldName SHUTDOWN_IN_PROGRESS = MANAGER.field("shutdownInProgress", ATOMIC_BOOLEAN);
+        public static final MethodName HOOKS_IN_ORDER = MANAGER.method("getShutdownHooksInOrder");
+    }
+
+    public static final class MapReduceStatics {
+        private static final String TASK_ATTEMPT_ID = "org.apache.hadoop.mapred.TaskAttemptID";
+        public static final ClassName YARN_CHILD = new ClassName("org.apache.hadoop.mapred.YarnChild");
+        public static final FieldName YARN_CHILD_TASK = YARN_CHILD.settableStaticField("taskid", TASK_ATTEMPT_ID);
+        public static final ClassName TASK_LOG = new ClassName("org.apache.hadoop.mapred.TaskLog");
+        public static final FieldName LOCAL_FS =
+                TASK_LOG.settableStaticField("localFS", "org.apache.hadoop.fs.LocalFileSystem");
+        public static final FieldName PREV_OUT_LENGTH = TASK_LOG.settableStaticField("prevOutLength", LONG);
+        public static final FieldName PREV_ERR_LENGTH = TASK_LOG.settableStaticField("prevErrLength", LONG);
+        public static final FieldName PREV_LOG_LENGTH = TASK_LOG.settableStaticField("prevLogLength", LONG);
+        public static final FieldName CURRENT_TASK = TASK_LOG.settableStaticField("currentTaskid", TASK_ATTEMPT_ID);
+        public static final ClassName TASK = new ClassName("org.apache.hadoop.mapred.Task");
+        public static final FieldName INCLUDE_FINAL_MERGE = new ClassName("org.apache.hadoop.mapred.Merger")
+                .settableStaticField("includeFinalMerge", BOOLEAN);
+        public static final ClassName COUNTERS = new ClassName("org.apache.hadoop.mapred.Counters");
+        public static final FieldName SCHEMES = new ClassName("org.apache.hadoop.mapreduce.counters.FileSystemCounterGroup")
+                .staticField("schemes", MAP);
+        public static final FieldName AGGREGATOR_DESCRIPTORS =
+                new ClassName("org.apache.hadoop.mapreduce.lib.aggregate.ValueAggregatorJobBase")
+                        .settableStaticField("aggregatorDescriptorList", "java.util.ArrayList");
+        public static final ClassName FETCHER = new ClassName("org.apache.hadoop.mapreduce.task.reduce.Fetcher");
+        public static final FieldName FETCHER_NEXT_ID = FETCHER.settableStaticField("nextId", INT);
+        public static final FieldName SSL_SHUFFLE = FETCHER.settableStaticField("sslShuffle", BOOLEAN);
+        public static final FieldName SSL_FACTORY =
+                FETCHER.settableStaticField("sslFactory", "org.apache.hadoop.security.ssl.SSLFactory");
+        public static final FieldName SHUFFLE_START =
+                new ClassName("org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl")
+                .settableStaticField("shuffleStart", "java.lang.ThreadLocal");
+        public static final FieldName MAP_OUTPUT_ID = new ClassName("org.apache.hadoop.mapreduce.task.reduce.MapOutput")
+                .staticField("ID", ATOMIC_INTEGER);
+        public static final FieldName LOCAL_JOB_ID = new ClassName("org.apache.hadoop.mapred.LocalJobRunner")
+                .settableStaticField("jobid", INT);
+        public static final ClassName EXIT_UTIL = new ClassName("org.apache.hadoop.util.ExitUtil");
+        public static final FieldName SYSTEM_EXIT_DISABLED = EXIT_UTIL.settableStaticField("systemExitDisabled", BOOLEAN);
+        public static final FieldName SYSTEM_HALT_DISABLED = EXIT_UTIL.settableStaticField("systemHaltDisabled", BOOLEAN);
+        public static final FieldName FIRST_EXIT =
+                EXIT_UTIL.settableStaticField("firstExitException", EXIT_UTIL.nested("ExitException").name());
+        public static final FieldName FIRST_HALT =
+                EXIT_UTIL.settableStaticField("firstHaltException", EXIT_UTIL.nested("HaltException").name());
+        public static final ClassName READAHEAD_POOL = new ClassName("org.apache.hadoop.io.ReadaheadPool");
+        public static final FieldName READAHEAD_INSTANCE =
+                READAHEAD_POOL.settableStaticField("instance", READAHEAD_POOL.name());
+        public static final FieldName READAHEAD_WORKERS =
+                READAHEAD_POOL.field("pool", "java.util.concurrent.ExecutorService");
+    }
+
+    public static final class AppMasterStatics {
+        private static final ClassName ATTEMPT =
+                new ClassName("org.apache.hadoop.mapreduce.v2.app.job.impl.TaskAttemptImpl");
+        private static final ClassName HTTP_CONFIG = new ClassName("org.apache.hadoop.http.HttpConfig");
+        private static final ClassName WEB_APP_UTIL = new ClassName("org.apache.hadoop.mapreduce.v2.util.MRWebAppUtil");
+        private static final ClassName RACK_RESOLVER = new ClassName("org.apache.hadoop.yarn.util.RackResolver");
+        private static final String POLICY = "org.apache.hadoop.http.HttpConfig$Policy";
+        public static final FieldName HTTP_POLICY = HTTP_CONFIG.settableStaticField("policy", POLICY);
+        public static final FieldName POLICY_IN_YARN = WEB_APP_UTIL.settableStaticField("httpPolicyInYarn", POLICY);
+        public static final FieldName POLICY_IN_JHS = WEB_APP_UTIL.settableStaticField("httpPolicyInJHS", POLICY);
+        public static final FieldName CONTAINER_SPEC_LOCK = ATTEMPT.staticField("commonContainerSpecLock", OBJECT);
+        public static final FieldName CONTAINER_SPEC = ATTEMPT.settableStaticField("commonContainerSpec",
+                "org.apache.hadoop.yarn.api.records.ContainerLaunchContext");
+        public static final FieldName CLASSPATH_LOCK = ATTEMPT.staticField("classpathLock", OBJECT);
+        public static final FieldName CLASSPATH_FLAG = ATTEMPT.staticField("initialClasspathFlag", ATOMIC_BOOLEAN);
+        public static final FieldName CLASSPATH = ATTEMPT.settableStaticField("initialClasspath", STRING);
+        public static final FieldName APP_CLASSPATH = ATTEMPT.settableStaticField("initialAppClasspath", STRING);
+        public static final FieldName EMPTY_COUNTERS =
+                ATTEMPT.staticField("EMPTY_COUNTERS", "org.apache.hadoop.mapreduce.Counters");
+        public static final MethodName NEW_COUNTERS = new ClassName("org.apache.hadoop.mapreduce.Counters").constructor();
+        public static final FieldName HISTORY_FILES =
+                new ClassName("org.apache.hadoop.mapreduce.jobhistory.JobHistoryEventHandler")
+                .staticField("fileMap", MAP);
+        public static final MethodName CLEAR_NM_TOKENS = new ClassName("org.apache.hadoop.yarn.client.api.NMTokenCache")
+                .staticMethod("clearCache");
+        public static final FieldName RACK_RESOLVER_INIT = RACK_RESOLVER.settableStaticField("initCalled", BOOLEAN);
+        public static final FieldName RACK_MAPPING = RACK_RESOLVER.settableStaticField("dnsToSwitchMapping",
+                "org.apache.hadoop.net.DNSToSwitchMapping");
+        public static final FieldName GLOBAL_LISTENERS = new ClassName("org.apache.hadoop.service.AbstractService")
+                .staticField("globalListeners", "org.apache.hadoop.service.ServiceOperations$ServiceListeners");
+        public static final MethodName RESET_LISTENERS =
+                new ClassName("org.apache.hadoop.service.ServiceOperations$ServiceListeners")
+                .method("reset");
+        public static final MethodName GUICE_FILTER_RESET = GUICE_FILTER.staticMethod("reset");
+        public static final FieldName WEB_APP_CONTEXT = GUICE_SERVLET_CONTEXT;
+    }
+
+    /** The main classes of the java command that the executor finds in a container's launch script. */
+    public static final class LaunchScriptRewriter {
+        public static final ClassName YARN_CHILD = new ClassName("org.apache.hadoop.mapred.YarnChild");
+        public static final ClassName MR_APP_MASTER = new ClassName("org.apache.hadoop.mapreduce.v2.app.MRAppMaster");
+    }
+
+    public static final class ShuffleContexts {
+        public static final FieldName TASK_STATUS = new ClassName("org.apache.hadoop.mapred.Task")
+                .field("taskStatus", "org.apache.hadoop.mapred.TaskStatus");
+    }
+
+    /** The RPC engine method that the launch counters' engine overrides to wrap the umbilical's proxy. */
+    public static final class TaskLaunchCountingEngine {
+        public static final Overloads GET_PROXY = new Overloads(new ClassName("org.apache.hadoop.ipc.RpcEngine"), "getProxy",
+                List.of(List.of("java.lang.Class", "long", "java.net.InetSocketAddress",
+                        "org.apache.hadoop.security.UserGroupInformation", "org.apache.hadoop.conf.Configuration",
+                        "javax.net.SocketFactory", "int", "org.apache.hadoop.io.retry.RetryPolicy")));
+    }
+}
