@@ -37,6 +37,8 @@ public final class HadoopCluster implements AutoCloseable {
 
     public final Path dir;
     public final int nodeManagers;
+    /** What {@code jvmreuse-cluster start} printed. */
+    private Result started;
 
     private HadoopCluster(Path dir, int nodeManagers) {
         this.dir = dir;
@@ -62,12 +64,17 @@ public final class HadoopCluster implements AutoCloseable {
                 "JVMREUSE_WARMUP_RUNS", "5", "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_WAIT_WARMUP", "1",
                 "JVMREUSE_WARMUP_PARALLEL", "0"));
         all.putAll(env);
-        Result started = Pool.exec(command, all, null, 300);
-        if (started.code() != 0) {
+        cluster.started = Pool.exec(command, all, null, 300);
+        if (cluster.started.code() != 0) {
             cluster.close();
-            throw new IllegalStateException("cluster did not start: " + started);
+            throw new IllegalStateException("cluster did not start: " + cluster.started);
         }
         return cluster;
+    }
+
+    /** What {@code jvmreuse-cluster start} printed (its messages go to stderr). */
+    public Result startOutput() {
+        return started;
     }
 
     /** The cluster's {@code hadoop} command (bin/hadoop in the cluster dir). */
