@@ -153,14 +153,25 @@ _hpc_validate_settings() {
     export JVMREUSE_POOL_LAUNCHER JVMREUSE_NM_LAUNCHER
 }
 
+# Batch jobs run Hadoop 2.2.0 only so far (core/hadoop-version.sh): another JVMREUSE_HADOOP_VERSION
+# is refused before anything else, never run as 2.2.
+_hpc_check_hadoop_version() {
+    [[ $JVMREUSE_HADOOP_VERSION == 2.2.0 ]] ||
+        _hpc_die "JVMREUSE_HADOOP_VERSION=$JVMREUSE_HADOOP_VERSION: batch jobs (sbatch, pjsub) run Hadoop 2.2.0 only so far" \
+            "(Hadoop 3 in batch jobs is not built yet, issue 31 \"Hadoop 3\"); a stock Hadoop 3.5.0 cluster runs on one" \
+            "machine: jvmreuse-cluster start --hadoop-version 3.5.0"
+}
+
 # Checks the build: Hadoop's jars, the workloads and examples jars, the pool and the MPI shuffle.
 _hpc_validate_build() {
     HPC_WORKLOADS_JAR=$(find "$HPC_REPO/workloads/target" -maxdepth 1 -name 'workloads-*.jar' ! -name '*-sources.jar' \
         ! -name '*-tests.jar' 2>/dev/null | head -n 1)
-    HPC_EXAMPLES_JAR=$JVMREUSE_HADOOP_LIB/hadoop-mapreduce-examples-2.2.0.jar
-    if [[ ! -f $JVMREUSE_HADOOP_LIB/hadoop-yarn-server-nodemanager-2.2.0.jar ]]; then
-        _hpc_die "the Hadoop 2.2 jars are not in $JVMREUSE_HADOOP_LIB: run job-scripts/setup.sh on a login node first"
-    fi
+    HPC_EXAMPLES_JAR=$JVMREUSE_HADOOP_EXAMPLES_JAR
+    local jar
+    for jar in "${JVMREUSE_HADOOP_JARS[@]}"; do
+        [[ -f $JVMREUSE_HADOOP_LIB/$jar ]] ||
+            _hpc_die "the Hadoop $JVMREUSE_HADOOP_VERSION jars are not in $JVMREUSE_HADOOP_LIB ($jar is missing): run job-scripts/setup.sh on a login node first"
+    done
     case $JVMREUSE_WORKLOAD in
         pagerank | kmeans | terasort-compare) # terasort-compare times its jobs with the workloads' job-time
             [[ -n $HPC_WORKLOADS_JAR ]] || _hpc_die "the workloads jar (workloads/target/workloads-*.jar) is missing: run job-scripts/setup.sh"

@@ -68,6 +68,7 @@ hpc_job_main() {
     done
     export PATH
     _hpc_load_settings
+    _hpc_check_hadoop_version
     jvmreuse_hadoop_locate "$HPC_REPO"
     JVMREUSE_DAEMON_HEAP=${JVMREUSE_DAEMON_HEAP:-1000m}
     JVMREUSE_STOP_TIMEOUT=${JVMREUSE_STOP_TIMEOUT:-10}

@@ -1,10 +1,12 @@
 # shellcheck shell=bash source-path=SCRIPTDIR
 #
-# local-cluster.sh -- a real one-machine Hadoop 2.2 cluster (ResourceManager, JobHistoryServer,
+# local-cluster.sh -- a real one-machine Hadoop cluster (ResourceManager, JobHistoryServer,
 # N NodeManagers, optionally HDFS and one JVM Reuse pool per NodeManager, all N pools ranks of ONE
 # mpirun, so that they share one MPI world, with the MPI shuffle's Shuffle Manager in each pool
-# manager), run from the jars that the build copies to hadoop-patch/target/hadoop/lib (no Hadoop
-# tarball). Sourced by bin/jvmreuse-cluster and by test scripts; the caller uses `set -euo pipefail`.
+# manager), run from the jars that the build copies to hadoop-patch/target/hadoop/lib (Hadoop
+# 2.2.0) or hadoop3-patch/target/hadoop/lib (3.5.0, stock only so far; core/hadoop-version.sh), no
+# Hadoop tarball. Sourced by bin/jvmreuse-cluster and by test scripts; the caller uses
+# `set -euo pipefail`.
 #
 #   jvmreuse_cluster_init <repo> [start]   defaults; JVMREUSE_CLUSTER_DIR made absolute; with "start":
 #                                   checks settings and build, picks the JDK (JVMREUSE_CLUSTER_JAVA_HOME)
@@ -26,6 +28,8 @@
 #   D/cluster.env     the settings and ports of the running cluster (read by stop and status)
 #
 # Settings (environment; bin/jvmreuse-cluster sets them from its options):
+#   JVMREUSE_HADOOP_VERSION   the Hadoop to run: 2.2.0 (default) or 3.5.0 (core/hadoop-version.sh);
+#                             3.5.0 refuses pool mode (not built for it yet, issue 31)
 #   JVMREUSE_CLUSTER_DIR      the cluster dir D (default /tmp/jvmreuse-cluster-$EUID)
 #   JVMREUSE_NODEMANAGERS     NodeManagers to run (default 2)
 #   JVMREUSE_POOL             1: run containers in JVM Reuse pools (PoolContainerExecutor), one pool
@@ -115,6 +119,12 @@ _jvmreuse_cluster_validate() {
         _jvmreuse_cluster_log "ERROR: --nm-memory ($JVMREUSE_NM_MEMORY MB) must be >= 1024 and >= --task-memory ($JVMREUSE_TASK_MEMORY MB): the AppMaster alone needs 768 MB"
         return 1
     fi
+    if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_HADOOP_POOL != 1 ]]; then
+        _jvmreuse_cluster_log "ERROR: pool mode on Hadoop $JVMREUSE_HADOOP_VERSION is not built yet (issue 31, \"Hadoop 3\"):" \
+            "neither the pool nor the MPI shuffle runs on it; start it without --pool (stock containers)," \
+            "or use --hadoop-version 2.2.0 for pools"
+        return 1
+    fi
     if [[ $JVMREUSE_CLUSTER_DIR =~ [[:space:]:,] ]]; then
         _jvmreuse_cluster_log "ERROR: the cluster dir '$JVMREUSE_CLUSTER_DIR' must not contain spaces, ':' or ',' (class paths and Hadoop lists split on them)"
         return 1
@@ -140,11 +150,14 @@ jvmreuse_cluster_init() {
     fi
     export JVMREUSE_CLUSTER_DIR
     [[ ${2:-} == start ]] || return 0
-    if [[ ! -f $JVMREUSE_HADOOP_LIB/hadoop-yarn-server-nodemanager-2.2.0.jar || ! -f $JVMREUSE_HADOOP_LIB/hadoop-mapreduce-client-hs-2.2.0.jar ]]; then
-        _jvmreuse_cluster_log "ERROR: the Hadoop 2.2 jars are not in $JVMREUSE_HADOOP_LIB: run job-scripts/setup.sh" \
-            "(or: mvn -B -q -pl hadoop-patch -am package -DskipTests)"
-        return 1
-    fi
+    local jar
+    for jar in "${JVMREUSE_HADOOP_JARS[@]}"; do
+        if [[ ! -f $JVMREUSE_HADOOP_LIB/$jar ]]; then
+            _jvmreuse_cluster_log "ERROR: the Hadoop $JVMREUSE_HADOOP_VERSION jars are not in $JVMREUSE_HADOOP_LIB ($jar is missing):" \
+                "run job-scripts/setup.sh (or: mvn -B -q -pl $JVMREUSE_HADOOP_MODULE -am package -DskipTests)"
+            return 1
+        fi
+    done
     jvmreuse_java_home || return 1
     export JVMREUSE_CLUSTER_JAVA_HOME
 }
@@ -228,8 +241,8 @@ _jvmreuse_cluster_write_env_file() {
     local f=$JVMREUSE_CLUSTER_DIR/cluster.env name
     {
         printf '# written by jvmreuse-cluster start\n'
-        printf 'CLUSTER_NODEMANAGERS=%q\nCLUSTER_POOL=%q\nCLUSTER_HDFS=%q\nCLUSTER_JAVA_HOME=%q\n' \
-            "$JVMREUSE_NODEMANAGERS" "$JVMREUSE_POOL" "$JVMREUSE_HDFS" "$JVMREUSE_CLUSTER_JAVA_HOME"
+        printf 'CLUSTER_NODEMANAGERS=%q\nCLUSTER_POOL=%q\nCLUSTER_HDFS=%q\nCLUSTER_JAVA_HOME=%q\nCLUSTER_HADOOP_VERSION=%q\n' \
+            "$JVMREUSE_NODEMANAGERS" "$JVMREUSE_POOL" "$JVMREUSE_HDFS" "$JVMREUSE_CLUSTER_JAVA_HOME" "$JVMREUSE_HADOOP_VERSION"
         printf 'CLUSTER_MPI_SHUFFLE=%q\n' "$(jvmreuse_mpi_shuffle_on && echo 1 || echo 0)"
         for name in "${!JVMREUSE_CLUSTER_PORTS[@]}"; do
             printf 'PORT_%s=%q\n' "$name" "${JVMREUSE_CLUSTER_PORTS[$name]}"
@@ -422,7 +435,7 @@ _jvmreuse_cluster_describe() {
     if [[ $JVMREUSE_HDFS == 1 ]]; then
         fs=hdfs://127.0.0.1:${JVMREUSE_CLUSTER_PORTS[nn]}
     fi
-    _jvmreuse_cluster_log "starting in $JVMREUSE_CLUSTER_DIR: $JVMREUSE_NODEMANAGERS NodeManagers x $JVMREUSE_NM_MEMORY MB," \
+    _jvmreuse_cluster_log "starting Hadoop $JVMREUSE_HADOOP_VERSION in $JVMREUSE_CLUSTER_DIR: $JVMREUSE_NODEMANAGERS NodeManagers x $JVMREUSE_NM_MEMORY MB," \
         "tasks $JVMREUSE_TASK_MEMORY MB, containers $containers; fs $fs; java $JVMREUSE_CLUSTER_JAVA_HOME"
 }
 
@@ -502,7 +515,8 @@ jvmreuse_cluster_status() {
     fi
     # shellcheck source=/dev/null
     source "$d/cluster.env"
-    printf 'cluster %s: %s NodeManagers, pool %s, mpi shuffle %s, hdfs %s, java %s\n' "$d" "$CLUSTER_NODEMANAGERS" \
+    printf 'cluster %s: Hadoop %s, %s NodeManagers, pool %s, mpi shuffle %s, hdfs %s, java %s\n' "$d" \
+        "${CLUSTER_HADOOP_VERSION:-2.2.0}" "$CLUSTER_NODEMANAGERS" \
         "$( ((CLUSTER_POOL == 1)) && echo yes || echo no)" "$( ((${CLUSTER_MPI_SHUFFLE:-0} == 1)) && echo yes || echo no)" \
         "$( ((CLUSTER_HDFS == 1)) && echo yes || echo no)" "$CLUSTER_JAVA_HOME"
     # D/pools.pid is the pools' mpirun

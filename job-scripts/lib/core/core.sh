@@ -3,12 +3,14 @@
 # core.sh -- the product's core, which every deployment sources: the one-machine cluster
 # (lib/cluster/local-cluster.sh), HPC jobs (lib/batch/hpc-job.sh) and their node agents
 # (lib/batch/hpc-node.sh). Sourced. Each file of lib/core owns one thing (docs/job-scripts.md,
-# "Layout of job-scripts/lib"): defaults, pools (with processes and logging), the configuration
-# renderer, ports, the daemons, what every deployment needs, and the cluster engine (the one
-# start, readiness and teardown sequence, engine.sh).
+# "Layout of job-scripts/lib"): defaults, what differs between Hadoop versions, pools (with
+# processes and logging), the configuration renderer, ports, the daemons, what every deployment
+# needs, and the cluster engine (the one start, readiness and teardown sequence, engine.sh).
 
 # shellcheck source=job-scripts/lib/core/defaults.sh
 source "$(dirname "${BASH_SOURCE[0]}")/defaults.sh"
+# shellcheck source=job-scripts/lib/core/hadoop-version.sh
+source "$(dirname "${BASH_SOURCE[0]}")/hadoop-version.sh"
 # shellcheck source=job-scripts/lib/core/pool.sh
 source "$(dirname "${BASH_SOURCE[0]}")/pool.sh"
 # shellcheck source=job-scripts/lib/core/hadoop-conf.sh

@@ -8,12 +8,14 @@
 #   JVMREUSE_CLUSTER_DEFAULTS  the cluster's own settings, and the ones whose default differs
 #   JVMREUSE_JOB_DEFAULTS      the HPC job's own settings, and the ones whose default differs
 #   jvmreuse_defaults_fill NAME=VALUE...   sets each NAME that is unset or empty to VALUE
-#   jvmreuse_settings_check    checks the settings both share (JVMREUSE_DEFAULTS' numbers, switches
-#                              and heap sizes); prints the first problem and returns 1. Each entry
-#                              point checks its own settings after it
+#   jvmreuse_settings_check    checks the settings both share (JVMREUSE_DEFAULTS' numbers, switches,
+#                              heap sizes and the Hadoop version); prints the first problem and
+#                              returns 1. Each entry point checks its own settings after it
 #   jvmreuse_mb SIZE           a heap size (512m, 1g, 524288k; a bare number is MB) in MB; nothing if it is none
 
 JVMREUSE_DEFAULTS=(
+    # the Hadoop to run, one of hadoop-version.sh's (batch jobs run 2.2.0 only so far)
+    JVMREUSE_HADOOP_VERSION=2.2.0
     JVMREUSE_MPI_SHUFFLE=1 JVMREUSE_SLOT_HEAP=512m JVMREUSE_NM_MEMORY=2048 JVMREUSE_TASK_MEMORY=512
     JVMREUSE_HDFS=0 JVMREUSE_DAEMON_HEAP=1000m JVMREUSE_STOP_TIMEOUT=10
     # NodeManager heartbeat (ms); empty: 10 ms per node, within 100..1000 (jvmreuse_heartbeat_ms)
@@ -108,6 +110,7 @@ jvmreuse_settings_check() {
     for name in JVMREUSE_MPI_SHUFFLE JVMREUSE_HDFS JVMREUSE_WAIT_WARMUP; do
         [[ ${!name} == [01] ]] || { echo "$name must be 0 or 1 (got '${!name}')"; return 1; }
     done
+    jvmreuse_hadoop_version_check || return 1
     [[ -z $JVMREUSE_UBER || $JVMREUSE_UBER == [01] ]] || { echo "JVMREUSE_UBER must be empty, 0 or 1 (got '$JVMREUSE_UBER')"; return 1; }
     for name in JVMREUSE_SLOT_HEAP JVMREUSE_DAEMON_HEAP; do
         [[ -n $(jvmreuse_mb "${!name}") ]] || { echo "$name must be a heap size such as 512m or 1g (got '${!name}')"; return 1; }

@@ -27,6 +27,9 @@
 #                                     mapred-site with shuffle-properties, hdfs-site with
 #                                     datanode-properties (JVMREUSE_HDFS=1), log4j.properties
 #
+# Every site file also gets the properties of JVMREUSE_HADOOP_VERSION's own (hadoop-version.sh's
+# jvmreuse_hadoop_properties, same placeholders), after the template's and before the user's.
+#
 # A template's @NAME@ is replaced by JVMREUSE_CONF[NAME], XML-escaped; @EXTRA_PROPERTIES@ takes
 # JVMREUSE_CONF[EXTRA_PROPERTIES] as it is (rendered <property> elements). A name without a value
 # is an error. Each function returns 1 after an error message.
@@ -132,17 +135,22 @@ _jvmreuse_conf_escape() {
 }
 
 jvmreuse_conf_render() {
-    local file text out='' name value
+    local file
     file=$(_jvmreuse_conf_template "$1.in")
     if [[ ! -r $file ]]; then
         _jvmreuse_conf_error "the template $file is missing"
         return 1
     fi
-    text=$(<"$file")
+    _jvmreuse_conf_fill "$(<"$file")" "template $file"
+}
+
+# Prints text $1 with its placeholders filled in; $2 names where the text comes from (for errors).
+_jvmreuse_conf_fill() {
+    local text=$1 out='' name value
     while [[ $text =~ @([A-Z][A-Z0-9_]*)@ ]]; do
         name=${BASH_REMATCH[1]}
         if [[ -z ${JVMREUSE_CONF[$name]+x} ]]; then
-            _jvmreuse_conf_error "template $file: no value for @$name@"
+            _jvmreuse_conf_error "$2: no value for @$name@"
             return 1
         fi
         value=${JVMREUSE_CONF[$name]}
@@ -154,9 +162,10 @@ jvmreuse_conf_render() {
 }
 
 # Renders site file $1 (e.g. yarn-site) into DIR $2 with fragment templates $3... as its
-# EXTRA_PROPERTIES, then the user's extra properties before </configuration>.
+# EXTRA_PROPERTIES, then, before </configuration>, the Hadoop version's own properties
+# (hadoop-version.sh) and the user's extra properties (a later one wins in Hadoop).
 _jvmreuse_conf_write_site() {
-    local site=$1 dir=$2 extra='' frag text var kv kvs name
+    local site=$1 dir=$2 extra='' frag text own var kv kvs name
     shift 2
     for frag in "$@"; do
         text=$(jvmreuse_conf_render "$frag") || return 1
@@ -165,18 +174,26 @@ _jvmreuse_conf_write_site() {
     JVMREUSE_CONF[EXTRA_PROPERTIES]=$extra
     text=$(jvmreuse_conf_render "$site.xml") || return 1
     JVMREUSE_CONF[EXTRA_PROPERTIES]=''
+    extra=''
+    own=$(jvmreuse_hadoop_properties "$site")
+    if [[ -n $own ]]; then
+        own=$(_jvmreuse_conf_fill "$own" "Hadoop $JVMREUSE_HADOOP_VERSION's $site properties (hadoop-version.sh)") || return 1
+        extra="  <!-- Hadoop $JVMREUSE_HADOOP_VERSION's own, from job-scripts/lib/core/hadoop-version.sh -->"$'\n'$own
+    fi
     var=$(_jvmreuse_conf_extra_var "$site")
     if [[ -n ${!var:-} ]]; then
-        if [[ $text != *'</configuration>'* ]]; then
-            _jvmreuse_conf_error "$(_jvmreuse_conf_template "$site.xml.in") has no </configuration> to add $var to"
-            return 1
-        fi
-        extra="  <!-- from $var -->"
+        extra+=${extra:+$'\n'}"  <!-- from $var -->"
         _jvmreuse_conf_extra_list "$var"
         for kv in "${kvs[@]}"; do
             name=${kv%%=*}
             extra+=$'\n'"  <property><name>$name</name><value>$(_jvmreuse_conf_escape "${kv#*=}")</value></property>"
         done
+    fi
+    if [[ -n $extra ]]; then
+        if [[ $text != *'</configuration>'* ]]; then
+            _jvmreuse_conf_error "$(_jvmreuse_conf_template "$site.xml.in") has no </configuration> to add properties to (Hadoop $JVMREUSE_HADOOP_VERSION's own, $var)"
+            return 1
+        fi
         text="${text%</configuration>*}$extra"$'\n'"</configuration>${text##*</configuration>}"
     fi
     printf '%s\n' "$text" >"$dir/$site.xml"

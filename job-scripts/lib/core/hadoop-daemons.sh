@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 #
-# hadoop-daemons.sh -- starting Hadoop 2.2's daemons (ResourceManager, JobHistoryServer,
-# NodeManager, NameNode, DataNode) from the jars in JVMREUSE_HADOOP_LIB with the JDK in
+# hadoop-daemons.sh -- starting Hadoop's daemons (ResourceManager, JobHistoryServer, NodeManager,
+# NameNode, DataNode) from the jars in JVMREUSE_HADOOP_LIB (hadoop-version.sh) with the JDK in
 # JVMREUSE_CLUSTER_JAVA_HOME, for the one-machine cluster (cluster/local-cluster.sh) and HPC jobs
 # (batch/hpc-job.sh on the master, batch/hpc-node.sh on each node). Every function takes the daemon's
 # directory DIR: its log goes to DIR/logs/NAME.log, its PID to DIR/pids/NAME.pid, its temporary
@@ -23,13 +23,6 @@
 #   jvmreuse_rm_has_nodes HOST:PORT N   whether the RM (its web address) reports N active NodeManagers
 #   jvmreuse_nn_has_datanode HOST:PORT  whether the NameNode (its http address) reports a live DataNode
 # Stopping is by PID file: processes.sh's jvmreuse_stop_pid_files with DIR/pids/NAME.pid.
-
-# The JVM options a Hadoop 2.2 web app (RM, NM, JHS, MR AppMaster) needs on Java 9+ (Guice 3/cglib).
-_jvmreuse_webapp_opts() {
-    if [[ ${JVMREUSE_JAVA_MAJOR:-17} -ge 9 ]]; then
-        printf '%s' '--add-opens java.base/java.lang=ALL-UNNAMED'
-    fi
-}
 
 # The class path of the Hadoop daemons (after their conf dir).
 _jvmreuse_hadoop_cp() { printf '%s' "$JVMREUSE_HADOOP_LIB/*"; }

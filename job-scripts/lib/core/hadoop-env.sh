@@ -3,7 +3,8 @@
 # hadoop-env.sh -- what every Hadoop deployment of ours needs, the one-machine cluster
 # (cluster/local-cluster.sh) and HPC jobs (batch/hpc-job.sh) alike. Sourced (through core.sh).
 #
-#   jvmreuse_hadoop_locate REPO   the build's Hadoop jars, hadoop-patch and mpi-shuffle jars
+#   jvmreuse_hadoop_locate REPO   the build's Hadoop jars (JVMREUSE_HADOOP_VERSION's), hadoop-patch and
+#                                 mpi-shuffle jars
 #   jvmreuse_java_home            the JDK (JVMREUSE_CLUSTER_JAVA, JAVA_HOME, java on PATH); Java 23+ refused
 #   jvmreuse_am_opts MB           the MRAppMaster's JVM options
 #   jvmreuse_am_resource_percent TOTAL AM TASK   YARN's AM share that leaves room for a task
@@ -17,19 +18,26 @@ source "$(dirname "${BASH_SOURCE[0]}")/log.sh"
 
 _jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }
 
-# Sets JVMREUSE_REPO ($1), JVMREUSE_HADOOP_LIB, JVMREUSE_PATCH_JAR, JVMREUSE_ADMISSION_JAR (the pool's
-# jar, whose admission rules the NodeManager's executor applies) and JVMREUSE_MPI_SHUFFLE_JAR
-# (empty when not built) and exports them.
+# Sets JVMREUSE_REPO ($1), the facts of JVMREUSE_HADOOP_VERSION (hadoop-version.sh: JVMREUSE_HADOOP_LIB,
+# ...; none for an unknown version, which the settings check refuses), JVMREUSE_PATCH_JAR,
+# JVMREUSE_ADMISSION_JAR (the pool's jar, whose admission rules the NodeManager's executor applies)
+# and JVMREUSE_MPI_SHUFFLE_JAR (empty when not built) and exports them. hadoop-patch's jar (the
+# task launch counters, the pool's executor) is built against Hadoop 2.2: empty on a Hadoop the
+# pool is not built for, so its tasks and clients run Hadoop's own classes only.
 jvmreuse_hadoop_locate() {
     JVMREUSE_REPO=$1
-    JVMREUSE_HADOOP_LIB=$JVMREUSE_REPO/hadoop-patch/target/hadoop/lib
-    JVMREUSE_PATCH_JAR=$(find "$JVMREUSE_REPO/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' \
-        ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    JVMREUSE_HADOOP_LIB='' JVMREUSE_HADOOP_POOL=0 JVMREUSE_PATCH_JAR=''
+    jvmreuse_hadoop_facts "$JVMREUSE_REPO" || true
+    if [[ $JVMREUSE_HADOOP_POOL == 1 ]]; then
+        JVMREUSE_PATCH_JAR=$(find "$JVMREUSE_REPO/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' \
+            ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    fi
     JVMREUSE_ADMISSION_JAR=$(find "$JVMREUSE_REPO/pool-manager/target" -maxdepth 1 -name 'pool-manager-*.jar' \
         ! -name '*-boot.jar' ! -name '*-launcher.jar' ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
     JVMREUSE_MPI_SHUFFLE_JAR=$(find "$JVMREUSE_REPO/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' \
         ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
-    export JVMREUSE_REPO JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_ADMISSION_JAR JVMREUSE_MPI_SHUFFLE_JAR
+    export JVMREUSE_REPO JVMREUSE_HADOOP_VERSION JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_ADMISSION_JAR \
+        JVMREUSE_MPI_SHUFFLE_JAR
 }
 
 # Picks the JDK: JVMREUSE_CLUSTER_JAVA (a JDK directory or a java binary), else JAVA_HOME, else

@@ -7,6 +7,7 @@
 # The reactor (root pom.xml) builds every module: pool-manager (pool jars, the jvmreuse client,
 # the slot's JNI library), hadoop-patch (its jar, plus the Hadoop 2.2 runtime jars copied to
 # hadoop-patch/target/hadoop/lib, the installation the one-machine cluster runs from),
+# hadoop3-patch (Hadoop 3.5.0's jars in hadoop3-patch/target/hadoop/lib: --hadoop-version 3.5.0),
 # mpi-shuffle (the Shuffle Manager and the reduce-side plug-in, one jar), workloads, benchmarks
 # (the programs job-scripts/bench/ runs beside the pool's and the shuffle's jars) and tests.
 # build/.built marks the last successful build.
@@ -17,6 +18,7 @@ _jvmreuse_build_outputs_present() {
     local repo=$1
     [[ -x $repo/pool-manager/target/native/jvmreuse && -d $repo/workloads/target/lib ]] &&
         [[ -f $repo/hadoop-patch/target/hadoop/lib/hadoop-yarn-server-nodemanager-2.2.0.jar ]] &&
+        [[ -d $repo/hadoop3-patch/target/hadoop/lib ]] &&
         [[ -n $(find "$repo/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' -print -quit 2>/dev/null) ]] &&
         [[ -n $(find "$repo/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' ! -name '*-sources.jar' \
             ! -name '*-tests.jar' -print -quit 2>/dev/null) ]] &&

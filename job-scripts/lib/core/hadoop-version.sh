@@ -1,0 +1,77 @@
+# shellcheck shell=bash disable=SC2034 # sets globals (JVMREUSE_HADOOP_*) for its callers
+#
+# hadoop-version.sh -- the one place for what differs between the Hadoop versions the product
+# runs, each from its own jars, which the Maven reactor copies from Maven Central (no tarball):
+#   2.2.0  the default; hadoop-patch/target/hadoop/lib; stock containers or pools
+#   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers only so far (the pool, its executor
+#          and resets, and the MPI shuffle are not built for it yet: issue 31, "Hadoop 3")
+# JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
+# else (templates, daemons, engine) is shared. Sourced (through core.sh).
+#
+#   JVMREUSE_HADOOP_VERSIONS         the versions known here
+#   jvmreuse_hadoop_version_check    prints the problem and returns 1 if JVMREUSE_HADOOP_VERSION is
+#                                    not one of them
+#   jvmreuse_hadoop_facts REPO       sets the facts of JVMREUSE_HADOOP_VERSION for the checkout REPO:
+#       JVMREUSE_HADOOP_LIB          its installation's jars
+#       JVMREUSE_HADOOP_MODULE       the reactor module that assembles them
+#       JVMREUSE_HADOOP_JARS         the jars (in the lib) a start checks are there
+#       JVMREUSE_HADOOP_EXAMPLES_JAR its MapReduce examples jar
+#       JVMREUSE_HADOOP_POOL         1: pool mode (and the MPI shuffle) is built for it; 0: stock only
+#                                    returns 1 (nothing set) for an unknown version
+#   _jvmreuse_webapp_opts            the JVM options of a JVM that runs a YARN web app (RM, NM, JHS,
+#                                    MRAppMaster) on the JDK of JVMREUSE_JAVA_MAJOR
+#   jvmreuse_hadoop_properties SITE  the version's own properties of site file SITE (core-site,
+#                                    yarn-site, mapred-site, hdfs-site, capacity-scheduler): <property>
+#                                    lines whose @NAME@ placeholders hadoop-conf.sh fills in; it adds
+#                                    them after the template's properties, before the user's extras
+
+JVMREUSE_HADOOP_VERSIONS=(2.2.0 3.5.0)
+
+jvmreuse_hadoop_version_check() {
+    local v
+    for v in "${JVMREUSE_HADOOP_VERSIONS[@]}"; do
+        [[ ${JVMREUSE_HADOOP_VERSION:-} != "$v" ]] || return 0
+    done
+    echo "JVMREUSE_HADOOP_VERSION (--hadoop-version) must be one of: ${JVMREUSE_HADOOP_VERSIONS[*]} (got '${JVMREUSE_HADOOP_VERSION:-}')"
+    return 1
+}
+
+jvmreuse_hadoop_facts() {
+    local repo=$1 examples
+    case ${JVMREUSE_HADOOP_VERSION:-} in
+        2.2.0)
+            JVMREUSE_HADOOP_MODULE=hadoop-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-2.2.0.jar
+            ;;
+        3.5.0)
+            # Central has no examples jar of 3.5.0: hadoop3-patch/pom.xml takes 3.4.2's (a job jar)
+            JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=0 examples=hadoop-mapreduce-examples-3.4.2.jar
+            ;;
+        *) return 1 ;;
+    esac
+    JVMREUSE_HADOOP_LIB=$repo/$JVMREUSE_HADOOP_MODULE/target/hadoop/lib
+    JVMREUSE_HADOOP_EXAMPLES_JAR=$JVMREUSE_HADOOP_LIB/$examples
+    JVMREUSE_HADOOP_JARS=("hadoop-yarn-server-nodemanager-$JVMREUSE_HADOOP_VERSION.jar"
+        "hadoop-mapreduce-client-hs-$JVMREUSE_HADOOP_VERSION.jar" "$examples")
+}
+
+# Hadoop 2.2's web apps (Guice 3 / cglib) need java.lang open on Java 9+. 3.5.0's need nothing on
+# Java 17 (its RM, NM, JHS and MRAppMaster ran jobs and served their pages without it); its tasks
+# neither (mapreduce.jvm.add-opens-as-default stays Hadoop's default, false). The flag is harmless
+# where it is not needed, so anything but 3.x gets it.
+_jvmreuse_webapp_opts() {
+    if [[ ${JVMREUSE_HADOOP_VERSION:-} != 3.* && ${JVMREUSE_JAVA_MAJOR:-17} -ge 9 ]]; then
+        printf '%s' '--add-opens java.base/java.lang=ALL-UNNAMED'
+    fi
+}
+
+jvmreuse_hadoop_properties() {
+    case ${JVMREUSE_HADOOP_VERSION:-}:$1 in
+        3.*:mapred-site)
+            # The JobHistoryServer's admin service (3.x; 2.2 has none) would take 10033 on every
+            # address: a port of its own (0: any free one; nothing here talks to it).
+            cat <<'XML'
+  <property><name>mapreduce.jobhistory.admin.address</name><value>@MASTER_ADDR@:0</value></property>
+XML
+            ;;
+    esac
+}
