@@ -10,9 +10,11 @@
 #
 #   jvmreuse_cluster_init <repo> [start]   defaults; JVMREUSE_CLUSTER_DIR made absolute; with "start":
 #                                   checks settings and build, picks the JDK (JVMREUSE_CLUSTER_JAVA_HOME)
-#   jvmreuse_cluster_start          writes configs, starts everything, waits until it is healthy;
+#   jvmreuse_cluster_start          writes configs, starts everything, waits until it is healthy (the
+#                                   cluster engine, core/engine.sh, with this machine as its place);
 #                                   on failure stops what it started and returns 1
 #   jvmreuse_cluster_stop           stops everything in the cluster dir by PID, then sweeps leftovers
+#                                   (the engine's teardown)
 #   jvmreuse_cluster_status         prints the daemons, their PIDs, ports and the RM's node count
 #   jvmreuse_cluster_running        whether any daemon of the cluster dir is alive
 #
@@ -20,7 +22,8 @@
 #   D/conf/           client, RM and JHS configuration (HADOOP_CONF_DIR for jobs)
 #   D/nm<i>/conf/     NodeManager i's configuration; D/nm<i>/local, D/nm<i>/logs: its local and log dirs
 #   D/pool<i>/        pool i's socket (pool.sock) and logs (pool mode); pool i serves NodeManager i
-#   D/pools.pid       the PID of the one mpirun that runs all pools (pool mode); its output: D/logs/pools.log
+#   D/pools.pid       the PID of the one mpirun that runs all pools (pool mode); its output: D/logs/pools.log,
+#                     its command line: D/pools.cmd; D/pools.exited: it exited during the start (its end)
 #   D/logs/<daemon>.log   stdout/stderr of each daemon; D/pids/<daemon>.pid its PID
 #   D/staging/        MapReduce staging dir and job history (on fs.defaultFS); D/app-logs: aggregated logs
 #   D/env.sh          `. D/env.sh` sets HADOOP_CONF_DIR, JAVA_HOME, PATH (D/bin), JVMREUSE_CLUSTER_DIR
