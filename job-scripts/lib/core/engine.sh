@@ -116,18 +116,20 @@ _jvmreuse_engine_port_open() {
     (exec 3<>"/dev/tcp/$JVMREUSE_ENGINE_ADDR/$1") 2>/dev/null
 }
 
-# Formats HDFS (in the background, watched: a signal or the time limit must not wait for it),
-# starts the NameNode and waits until it listens: the JobHistoryServer creates its dirs there.
+# Formats HDFS (in the background, watched: a signal or the time limit must not wait for it, and
+# its pid file lets the teardown stop it), starts the NameNode and waits until it listens: the
+# JobHistoryServer creates its dirs there.
 _jvmreuse_engine_start_hdfs() {
     local m=$JVMREUSE_ENGINE_MASTER pid status=0
     jvmreuse_hdfs_webapps "$m"
-    jvmreuse_hdfs_format "$m" "$m/conf" &
-    pid=$!
+    jvmreuse_hdfs_format "$m" "$m/conf"
+    pid=$(cat "$m/pids/namenode-format.pid")
     while _jvmreuse_alive "$pid"; do
         _jvmreuse_engine_place watch || return 1
         sleep 0.2
     done
     wait "$pid" || status=$?
+    rm -f "$m/pids/namenode-format.pid"
     if ((status != 0)); then
         jvmreuse_engine_failed namenode-format "failed (HDFS could not be formatted)"
         return 1

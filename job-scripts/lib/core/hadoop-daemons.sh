@@ -17,7 +17,9 @@
 #                                   (JVMREUSE_POOL=1) the hadoop-patch jar and the pool's jar (its
 #                                   admission rules: JVMREUSE_ADMISSION_JAR) join its class path
 #   jvmreuse_hdfs_webapps DIR       writes DIR/hdfs/webapps-root, which the HDFS daemons need
-#   jvmreuse_hdfs_format DIR CONF_DIR   formats the NameNode's name dir (log: DIR/logs/namenode-format.log)
+#   jvmreuse_hdfs_format DIR CONF_DIR   starts formatting the NameNode's name dir in the background,
+#                                   as a daemon named namenode-format (its PID, log and exit status
+#                                   are the caller's to wait for)
 #   jvmreuse_start_namenode DIR CONF_DIR
 #   jvmreuse_start_datanode DIR CONF_DIR WEBAPPS_DIR   WEBAPPS_DIR: the DIR of jvmreuse_hdfs_webapps
 #   jvmreuse_rm_has_nodes HOST:PORT N   whether the RM (its web address) reports N active NodeManagers
@@ -93,11 +95,8 @@ jvmreuse_hdfs_webapps() {
 }
 
 jvmreuse_hdfs_format() {
-    mkdir -p "$1/logs" "$1/tmp"
-    "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java" -Djava.net.preferIPv4Stack=true -Dhadoop.root.logger=INFO,console \
-        -Dhadoop.log.dir="$1/logs" -Djava.io.tmpdir="$1/tmp" -cp "$2:$1/hdfs/webapps-root:$(_jvmreuse_hadoop_cp)" \
-        org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive \
-        </dev/null >"$1/logs/namenode-format.log" 2>&1
+    jvmreuse_daemon_start "$1" namenode-format "$2:$1/hdfs/webapps-root:$(_jvmreuse_hadoop_cp)" \
+        org.apache.hadoop.hdfs.server.namenode.NameNode -- -format -force -nonInteractive
 }
 
 jvmreuse_start_namenode() {
