@@ -30,6 +30,32 @@ final class JobOutput {
         return files;
     }
 
+    /** The words of the text files in {@code dir} with how often each occurs (what wordcount must write). */
+    static Map<String, Long> wordCounts(Path dir) throws Exception {
+        Map<String, Long> counts = new TreeMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                for (String line : Files.readAllLines(f)) {
+                    for (String word : line.split("\\s+")) {
+                        counts.merge(word, 1L, Long::sum);
+                    }
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** wordcount's output lines ("word TAB count") as word -> count; a word twice fails. */
+    static Map<String, Long> countedWords(List<String> lines) {
+        Map<String, Long> counted = new TreeMap<>();
+        for (String line : lines) {
+            String[] kv = line.split("\t");
+            assertEquals(2, kv.length, "a wordcount line: " + line);
+            assertEquals(null, counted.put(kv[0], Long.parseLong(kv[1])), "word twice: " + kv[0]);
+        }
+        return counted;
+    }
+
     /**
      * The records of SequenceFile part files as {@code hadoop fs -text} prints them: the files
      * themselves carry a random sync marker, so equal jobs write different bytes.

@@ -292,8 +292,8 @@ class HpcJobScriptTest {
     /**
      * Interactive mode (sbatch script on n1 n2): another shell on the allocation (an srun step)
      * sources the env file and lists the NodeManagers; the job stops everything at the walltime
-     * margin. Meanwhile setup-only mode (on n3) returns to its job script, whose own commands use the
-     * cluster, which stops when the script exits. Then a job whose pre hook fails: FAILED, no
+     * margin. Meanwhile setup-only mode (on n3, with HDFS) returns to its job script, whose own
+     * commands use the cluster and its HDFS, which stop when the script exits. Then a job whose pre hook fails: FAILED, no
      * workload, no post hook, everything stopped.
      */
     @Test
@@ -308,9 +308,13 @@ class HpcJobScriptTest {
                 hpc_job_main slurm
                 echo "script goes on: HADOOP_CONF_DIR=$HADOOP_CONF_DIR"
                 yarn node -list 2>/dev/null | grep -o 'Total Nodes:[0-9]*'
+                hadoop fs -mkdir /probe 2>/dev/null
+                echo "fs $(hdfs getconf -confKey fs.defaultFS 2>/dev/null | cut -d: -f1) holds $(hadoop fs -ls / 2>/dev/null | grep -o '/probe$')"
                 echo "script ends"
                 """.formatted(LIB);
-        long setup = testbed.submit(setupScript, "-N", "1", export(settings(Map.of("JVMREUSE_MODE", "setup-only", "JVMREUSE_POOL", "0"))));
+        // setup-only, with HDFS: the engine formats it, starts the NameNode and the node's DataNode
+        long setup = testbed.submit(setupScript, "-N", "1", export(settings(Map.of("JVMREUSE_MODE", "setup-only", "JVMREUSE_POOL", "0",
+                "JVMREUSE_HDFS", "1"))));
 
         Path dir = testbed.jobs.resolve("jvmreuse-" + interactive);
         Path envFile = dir.resolve("env.sh");
@@ -348,9 +352,10 @@ class HpcJobScriptTest {
         Path setupDir = testbed.jobs.resolve("jvmreuse-" + setup);
         int goesOn = setupOut.indexOf("script goes on: HADOOP_CONF_DIR=" + setupDir.resolve("run/master/conf"));
         int listed = setupOut.indexOf("Total Nodes:1");
+        int hdfs = setupOut.indexOf("fs hdfs holds /probe");
         int ends = setupOut.indexOf("script ends");
         int stopped = setupOut.indexOf("stopped everything");
-        assertTrue(goesOn > 0 && goesOn < listed && listed < ends && ends < stopped, setupOut);
+        assertTrue(goesOn > 0 && goesOn < listed && listed < hdfs && hdfs < ends && ends < stopped, setupOut);
         assertTrue(Files.readString(setupDir.resolve("env.sh")).contains("HADOOP_CONF_DIR="), setupOut);
         assertNoJobProcesses(setup);
 
