@@ -308,8 +308,9 @@ class HpcJobScriptTest {
                 hpc_job_main slurm
                 echo "script goes on: HADOOP_CONF_DIR=$HADOOP_CONF_DIR"
                 yarn node -list 2>/dev/null | grep -o 'Total Nodes:[0-9]*'
-                hadoop fs -mkdir /probe 2>/dev/null
-                echo "fs $(hdfs getconf -confKey fs.defaultFS 2>/dev/null | cut -d: -f1) holds $(hadoop fs -ls / 2>/dev/null | grep -o '/probe$')"
+                fs=$(hdfs org.apache.hadoop.hdfs.tools.GetConf -confKey fs.defaultFS 2>/dev/null)
+                if [[ $fs == hdfs://* ]]; then hadoop fs -mkdir /probe 2>/dev/null; fi
+                echo "fs ${fs/:*/} holds $(hadoop fs -ls / 2>/dev/null | grep -o '/probe$')"
                 echo "script ends"
                 """.formatted(LIB);
         // setup-only, with HDFS: the engine formats it, starts the NameNode and the node's DataNode
