@@ -7,7 +7,8 @@
 # task in a warm slot of its own: Hadoop's semantics, the default) and pooled uber (on request: the
 # small job's tasks inside its MRAppMaster in a warm slot); every result is checked against the
 # single-process reference (job-scripts/bench/iterative.sh in a short configuration). Prints the comparison table and where
-# the CSV and PNG files are; exits non-zero if a job fails or a result fails verification.
+# the CSV and PNG files are; exits non-zero if a job fails or a result fails verification. Its last
+# line is the comparison's one-line result (`iterative: ...`), after the whole run's time.
 #
 # Chosen for the time budget (the whole main job well under 10 minutes on a 2-vCPU machine):
 # PageRank only, stock, uber, pool and pooled-uber, 1 reducer (uber mode's limit), 2 and 4 iterations, one
@@ -32,6 +33,9 @@ start=$EPOCHREALTIME
 export WORKLOADS=${WORKLOADS:-pagerank} MODES=${MODES:-stock uber pool pooled-uber} REDUCERS=${REDUCERS:-1}
 export ITERATIONS=${ITERATIONS:-2 4} ROUNDS=${ROUNDS:-1} WARMUP=${WARMUP:-0}
 export GRAPH_NODES=${GRAPH_NODES:-5000} OUT_DIR=${OUT_DIR:-$repo/build/main-job}
-"$repo/job-scripts/bench/iterative.sh"
+mkdir -p "$OUT_DIR"
+"$repo/job-scripts/bench/iterative.sh" | tee "$OUT_DIR/main-job.txt"
 printf 'main job: %s in all (set-up included); load average now %s\n' \
     "$(awk -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.0f s", e - s }')" "$(cut -d' ' -f1-3 /proc/loadavg)"
+# The comparison's one-line result (bench/iterative.sh's last line) stays the last line.
+tail -n 1 "$OUT_DIR/main-job.txt"
