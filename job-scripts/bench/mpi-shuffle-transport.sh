@@ -172,8 +172,8 @@ pull() {
         org.jvmreuse.shuffle.reduce.FetchBench fetch "$size" "$2" concurrent "$chunk" "$window"
 }
 
-# One round on backend $1: the pulls (median MB/s) and MpiBandwidth (1 MiB, non-blocking, best
-# of its timed run), appended to $work/<backend>.fetch and .raw; the pool JVMs' CPU ticks per
+# One round on backend $1: the pulls (median MB/s) and MpiBandwidth (1 MiB, non-blocking, the
+# median of 3 timed runs of 0.5 s), appended to $work/<backend>.fetch and .raw; the pool JVMs' CPU ticks per
 # thread name during the pulls, appended to $work/<backend>.cpu ("name ticks" lines).
 round() {
     local b=$1 out before
@@ -189,7 +189,7 @@ round() {
     sed -n 's/^fetch mode=concurrent chunk=[0-9]* .* MBps=\([0-9.]*\) best=.*/\1/p' <<<"$out" >>"$work/$b.fetch"
     [[ -s $work/$b.fetch ]] || { printf '%s\n' "$out" >&2; echo "no fetch result from FetchBench" >&2; exit 1; }
     JVMREUSE_MPI_BACKEND=$b jvmreuse_mpi_program_command 2 "$BENCH_JAR" org.jvmreuse.bench.mpi.MpiBandwidth \
-        --size 1048576 --mode nonblocking --seconds 0.5
+        --size 1048576 --mode nonblocking --seconds 0.5 --repeat 3
     # across hosts: rank 0 on n1, rank 1 on n2 (the testbed's hostfile is in the environment)
     out=$("${JVMREUSE_MPI_PROGRAM_CMD[0]}" ${pool_hosts[0]+-host "n1,n2"} "${JVMREUSE_MPI_PROGRAM_CMD[@]:1}" 2>&1) ||
         { printf '%s\n' "$out" >&2; exit 1; }
@@ -234,20 +234,29 @@ for ((r = 1; r <= rounds; r++)); do
     fi
     for b in "${order[@]}"; do
         round "$b"
-        printf '  round %d %-7s shuffle %8.1f MB/s   raw MPI %8.1f MB/s\n' "$r" "$b" \
-            "$(tail -n 1 "$work/$b.fetch")" "$(tail -n 1 "$work/$b.raw")"
+        read -r f < <(tail -n 1 "$work/$b.fetch")
+        read -r m < <(tail -n 1 "$work/$b.raw")
+        printf '  round %d %-7s shuffle %8.1f MB/s   raw MPI %8.1f MB/s   (%3.0f%%)\n' "$r" "$b" "$f" "$m" \
+            "$(awk -v a="$f" -v b="$m" 'BEGIN { print 100 * a / b }')"
     done
 done
 
-# Across hosts: the bytes of all counted pulls by the way they came (FetchBench's paths lines, the
-# reducer's counter names); fails unless all came as MPI messages from a Shuffle Manager on another host.
+# Across hosts, what says which way the bytes went: FetchBench's paths lines (the bytes of all
+# counted pulls by way, under the reducer's counter names) and the Shuffle Manager's log on n1 (a
+# line per segment served, "file lent" where it lent the file); fails unless every byte came as MPI
+# messages from another host and no file was lent.
 check_paths() {
-    local b=$1 totals
+    local b=$1 totals served
     totals=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] ~ /_BYTES_/) t[kv[1]] += kv[2]; else seen[$i] = 1 } }
         END { for (k in seen) print k; for (k in t) printf "%s=%.0f\n", k, t[k] }' "$work/$b.paths" | sort | paste -sd ' ')
     printf 'bytes by way (%s, all counted pulls): %s\n' "$b" "$totals"
-    if [[ $totals == *same_host=true* || $totals != *"MPI_MESSAGE_BYTES_OTHER_HOST=$((size * repeat * rounds))"* ]]; then
-        echo "not every byte came as MPI messages from the Shuffle Manager on n1: $totals" >&2
+    served=$(cat "$(dirname "$(bench_pool_socket "$b" n1)")"/logs/manager-*.log | awk '/MPI shuffle: serving attempt/ {
+            n++; if (/file lent/) lent++; to[$NF] = 1 }
+        END { printf "%d segments served to rank", n; for (r in to) printf " %s", r; printf ", %d of them as lent files\n", lent }')
+    printf 'the Shuffle Manager on n1 (%s, its log): %s\n' "$b" "$served"
+    if [[ $totals == *same_host=true* || $totals != *"MPI_MESSAGE_BYTES_OTHER_HOST=$((size * repeat * rounds))"* ||
+        $served != *", 0 of them as lent files" ]]; then
+        echo "not every byte came as MPI messages from the Shuffle Manager on n1" >&2
         exit 1
     fi
 }
