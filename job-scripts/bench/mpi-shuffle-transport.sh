@@ -9,10 +9,10 @@
 # Shuffle Manager's mapping, 4 in flight; DIRECT=false: chunks sent from the mapped file over
 # MPI, the pool's communication thread on both sides, 1 MiB chunks, 4 in flight, as between
 # hosts), without Hadoop's merge; then
-# MpiBandwidth on the same backend, 1 MiB messages between 2 ranks (both programs from the
-# benchmarks jar, benchmarks/target/benchmarks-*.jar). Rounds alternate the backends'
-# order (after one pull per backend that is not counted); medians over the rounds, with their
-# range, and the ratios. Also the CPU time the pool's JVMs spent per GB pulled (both ends:
+# MpiBandwidth on the same backend, 1 MiB messages between 2 ranks, non-blocking (the median of 3
+# runs of 0.5 s; both programs from the benchmarks jar, benchmarks/target/benchmarks-*.jar). Rounds
+# alternate the backends' order (after one pull per backend that is not counted); each round's
+# shuffle/raw MPI ratio, medians over the rounds, with their range, and the ratios. Also the CPU time the pool's JVMs spent per GB pulled (both ends:
 # communication threads, the Shuffle Manager's readers, the pulling task's copy out of the chunks;
 # the JIT compiler threads apart), per thread name, summed over every pull (/proc/<pid>/task/*/stat
 # before and after).
@@ -26,9 +26,10 @@
 # launch across n1 and n2 (ranks 0-1 on n1, 2-3 on n2); the Shuffle Manager on n1 holds the map
 # output (in a dir both hosts share, under BENCH_SHARED_DIR) and n2's slot pulls it
 # (FetchBench -Dfetchbench.server=other-host), so every byte goes as MPI messages over the tcp
-# BTL (no lent file, no direct copy: FetchBench's paths lines count the bytes by way, and the run
-# fails if any came another way or from n2's own host); MpiBandwidth runs between a rank on n1
-# and one on n2. LINK_RATE (e.g. 1gbit) shapes both hosts' links (tc tbf).
+# BTL, no lent file and no direct copy: FetchBench's paths lines count the bytes by way (the
+# reducer's counter names) and the Shuffle Manager's log on n1 says whether it lent a file; the
+# run fails unless every byte came as MPI messages from the other host. MpiBandwidth runs between
+# a rank on n1 and one on n2. LINK_RATE (e.g. 1gbit) shapes both hosts' links (tc tbf).
 #
 # Settings: SIZE (bytes, default 536870912), REPEAT (pulls per round, default 3), ROUNDS (default
 # 3), BACKENDS (default "native java" where both exist), DIRECT (default true), DIRECT_FILES
