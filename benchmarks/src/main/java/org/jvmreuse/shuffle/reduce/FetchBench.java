@@ -2,11 +2,11 @@ package org.jvmreuse.shuffle.reduce;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedOutputStream;
 import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
@@ -24,11 +24,16 @@ import org.jvmreuse.shuffle.server.JobSecrets;
  * copies every byte out of the received chunks, as a reducer's fetcher does), checking every
  * byte count ({@code -Djvmreuse.shuffle.direct} and {@code -Djvmreuse.shuffle.direct-files} as
  * for a job, default true): in both modes
- * with chunks of 256 KiB, 1 MiB and 4 MiB (window 4 in concurrent mode), or only as given.
+ * with chunks of 256 KiB, 1 MiB and 4 MiB (window 4 in concurrent mode), or only as given. After
+ * each result a {@code paths} line tells which Shuffle Manager rank served, whether it is on this
+ * slot's host, and the bytes of all pulls by the way they came, named as the reducer's counters
+ * ({@link PathCounters}, e.g. {@code MPI_MESSAGE_BYTES_OTHER_HOST}). It pulls from the first
+ * Shuffle Manager of the rank directory, or with {@code -Dfetchbench.server=other-host} from the
+ * first on another host (a launch across hosts).
  *
  * <p>It lives in the benchmarks module, not in the mpi-shuffle jar, but keeps the reducer's
  * package: it drives package-private classes ({@link SlotLink}, {@link SegmentStream},
- * {@link RankDirectory}) that are no API. So the benchmarks jar goes on the same class path as the
+ * {@link PathCounters}) that are no API. So the benchmarks jar goes on the same class path as the
  * mpi-shuffle jar, both on a run's shared class path ({@code --shared-cp}), so that one loader
  * defines both halves of the package.
  */
@@ -91,16 +96,7 @@ public final class FetchBench {
         if (link == null) {
             throw new IllegalStateException("not in a pool slot with the mpi-shuffle jar on the shared class path");
         }
-        RankDirectory directory = RankDirectory.of(link.directory());
-        int server = -1;
-        for (int rank = 0; rank < link.directory().size() && server < 0; rank++) {
-            if (!link.directory().get(rank).isEmpty()) {
-                server = rank;
-            }
-        }
-        if (directory.size() == 0) {
-            throw new IllegalStateException("no Shuffle Manager in the directory " + link.directory());
-        }
+        int server = server(link);
         byte[] sink = new byte[1 << 20]; // as a reducer's in-memory copy: large reads
         String user = System.getProperty("user.name");
         String hash = RequestHash.of(JobTokenSecretManager.createSecretKey(SECRET),
@@ -108,14 +104,19 @@ public final class FetchBench {
         double[] rates = new double[repeat];
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getCurrentThreadCpuTime();
+        long[] bytesByWay = new long[PathCounters.Way.values().length];
         for (int i = 0; i < repeat; i++) {
             long start = System.nanoTime();
             long got = 0;
             Messages.Read read = new Messages.Read(0, mode, user, JOB, MAP, 0, 0, chunk, direct && link.canCopyDirect(server),
                     files && link.canTakeFiles(server), -1, hash);
-            try (InputStream in = new SegmentStream(link, server, read, window, 60_000, 3000, bytes).open()) {
+            try (SegmentStream in = new SegmentStream(link, server, read, window, 60_000, 3000, bytes).open()) {
                 for (int n; (n = in.read(sink)) > 0; ) {
                     got += n;
+                }
+                long[] pulled = in.bytesByWay();
+                for (int w = 0; w < pulled.length; w++) {
+                    bytesByWay[w] += pulled[w];
                 }
             }
             if (got != bytes) {
@@ -128,5 +129,26 @@ public final class FetchBench {
         System.out.printf("fetch mode=%s chunk=%d window=%d direct=%b files=%b bytes=%d MBps=%.1f best=%.1f cpu_s=%.3f%n",
                 mode.name().toLowerCase(), chunk, window, direct && link.canCopyDirect(server), files && link.canTakeFiles(server),
                 bytes, rates[repeat / 2], rates[repeat - 1], cpu);
+        StringBuilder paths = new StringBuilder("paths server=" + server + " same_host=" + link.sameHost(server));
+        for (PathCounters.Way way : PathCounters.Way.values()) {
+            paths.append(' ').append(PathCounters.bytesName(way, link.sameHost(server))).append('=').append(bytesByWay[way.ordinal()]);
+        }
+        System.out.println(paths);
+    }
+
+    /**
+     * The Shuffle Manager to pull from: the first rank that announced one, or with
+     * {@code -Dfetchbench.server=other-host} the first on another host than this slot's (between
+     * hosts every byte goes as MPI messages: no lent file, no direct copy).
+     */
+    private static int server(SlotLink link) {
+        boolean otherHost = System.getProperty("fetchbench.server", "first").equals("other-host");
+        List<String> directory = link.directory();
+        for (int rank = 0; rank < directory.size(); rank++) {
+            if (!directory.get(rank).isEmpty() && !(otherHost && link.sameHost(rank))) {
+                return rank;
+            }
+        }
+        throw new IllegalStateException("no Shuffle Manager" + (otherHost ? " on another host" : "") + " in the directory " + directory);
     }
 }
