@@ -57,7 +57,7 @@
 #           last line reads "shuffle across N hosts: ...". LINK_RATE (with HOSTS): every host's link
 #           shaped to it (tc tbf), e.g. 1gbit.
 #           TRANSPORT (default 1): after the sorts, with the cluster stopped, run
-#           mpi-shuffle-transport.sh (the transport alone, its defaults; its output goes to OUT with
+#           mpi-shuffle-transport.sh (the transport alone, its defaults but IDLE=0; its output goes to OUT with
 #           -transport.log for .csv, and its result lines to the log). It first waits up to SETTLE
 #           seconds (default 120) for the 1-minute load average to fall below 1.5: right after the
 #           cluster's stop its exiting JVMs and the page cache's write-back halve what one pull of
@@ -548,7 +548,8 @@ if ((transport)); then
     transport_log=${out_csv%.csv}-transport.log
     log "the transport alone: job-scripts/bench/mpi-shuffle-transport.sh (output: $transport_log; load average" \
         "$(cut -d ' ' -f 1 /proc/loadavg))"
-    "$here/mpi-shuffle-transport.sh" >"$transport_log" 2>&1 || die "mpi-shuffle-transport.sh failed: see $transport_log"
+    # IDLE=0: its idle measurement is not what this comparison reads
+    IDLE=${IDLE:-0} "$here/mpi-shuffle-transport.sh" >"$transport_log" 2>&1 || die "mpi-shuffle-transport.sh failed: see $transport_log"
     grep -E '^(native|java) |^CPU seconds|^mpi-shuffle-transport' "$transport_log" >&2 || true
     transport_mbps=$(sed -n 's/^mpi-shuffle-transport native: shuffle \([0-9]*\) MB\/s.*/\1/p' "$transport_log")
     [[ -n $transport_mbps ]] || die "no native backend result in $transport_log"
