@@ -149,18 +149,6 @@ class MpiTransportFaultTest {
         }
     }
 
-    private static Thread loop(MpiTransport transport, Receiver receiver) {
-        Thread loop = new Thread(() -> {
-            try {
-                transport.run(receiver);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, "test-comm-loop");
-        loop.start();
-        return loop;
-    }
-
     /** The next message at {@code mpi}'s rank, as "tag:bytes", or null if none comes. */
     private static String receive(InProcessMpi mpi) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
@@ -186,7 +174,7 @@ class MpiTransportFaultTest {
         List<InProcessMpi> world = InProcessMpi.world(2);
         MpiTransport slot = new MpiTransport(new OutOfMemoryOnSends(world.get(0), 1, 2), new Doorbells());
         Receiver receiver = new Receiver();
-        Thread loop = loop(slot, receiver);
+        Thread loop = CommLoop.start(slot, receiver);
         slot.send(1, Tags.DONE, new byte[] {7});
         slot.send(1, Tags.RETIRE, new byte[] {8});
         slot.stop();
@@ -203,7 +191,7 @@ class MpiTransportFaultTest {
     void aLentPartThatRunsOutOfMemoryIsHandedOverAloneNextRound() throws Exception {
         List<InProcessMpi> world = InProcessMpi.world(2);
         MpiTransport sending = new MpiTransport(new OutOfMemoryOnSends(world.get(0), 2), new Doorbells());
-        Thread loop = loop(sending, new Receiver());
+        Thread loop = CommLoop.start(sending, new Receiver());
         BlockingQueue<ByteBuffer> given = new LinkedBlockingQueue<>();
         ByteBuffer lent = ByteBuffer.allocateDirect(2).put(new byte[] {5, 6}).flip();
         sending.send(1, Tags.SERVICE, ByteBuffer.wrap(new byte[] {4}), lent, given::add);

@@ -26,18 +26,6 @@ class MpiTransportLentSendTest {
     private static final int PAIRS = 500;
     private static final int BODY = 64;
 
-    private static Thread loop(MpiTransport transport) {
-        Thread thread = new Thread(() -> {
-            try {
-                transport.run(new NoMessages(true));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, "test-comm-loop");
-        thread.start();
-        return thread;
-    }
-
     @Test
     void pairsFromManyThreadsArriveWholeAndLentBuffersComeBack() throws Exception {
         List<InProcessMpi> world = InProcessMpi.world(2);
@@ -52,8 +40,8 @@ class MpiTransportLentSendTest {
         });
         Set<ByteBuffer> lent = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
         BlockingQueue<ByteBuffer> back = new LinkedBlockingQueue<>();
-        Thread senderLoop = loop(sender);
-        Thread receiverLoop = loop(receiver);
+        Thread senderLoop = CommLoop.start(sender, new NoMessages(true));
+        Thread receiverLoop = CommLoop.start(receiver, new NoMessages(true));
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
             List<ByteBuffer> bodies = new ArrayList<>();

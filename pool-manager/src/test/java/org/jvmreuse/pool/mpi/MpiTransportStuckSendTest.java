@@ -54,23 +54,11 @@ class MpiTransportStuckSendTest {
         }
     }
 
-    private static Thread loop(MpiTransport transport, Lost handler) {
-        Thread thread = new Thread(() -> {
-            try {
-                transport.run(handler);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, "test-comm-loop");
-        thread.start();
-        return thread;
-    }
-
     @Test
     void aStopGivesUpOnSendsThatNeverCompleteAfterItsDeadline() throws Exception {
         List<InProcessMpi> world = InProcessMpi.world(2);
         MpiTransport transport = new MpiTransport(new StuckToRank1(world.get(0)), new Doorbells(), STOP_DRAIN_MILLIS);
-        Thread thread = loop(transport, new Lost());
+        Thread thread = CommLoop.start(transport, new Lost());
         transport.send(1, Tags.SERVICE, new byte[1 << 20]);
         Thread.sleep(100);
         long stopped = System.nanoTime();
@@ -93,7 +81,7 @@ class MpiTransportStuckSendTest {
             Lost handler = new Lost();
             BlockingQueue<Integer> serviceLost = new LinkedBlockingQueue<>();
             transport.setServiceLost(serviceLost::add);
-            Thread thread = loop(transport, handler);
+            Thread thread = CommLoop.start(transport, handler);
             transport.send(1, Tags.SERVICE, new byte[1 << 20]);
             Thread.sleep(100);
             peerSide.close(); // rank 1's process ends
@@ -119,7 +107,7 @@ class MpiTransportStuckSendTest {
             SocketChannel peerSide = SocketChannel.open(server.getLocalAddress());
             doorbells.attach(1, server.accept());
             Lost handler = new Lost();
-            Thread thread = loop(transport, handler);
+            Thread thread = CommLoop.start(transport, handler);
             for (int i = 0; i < MpiTransport.MAX_SERVICE_PENDING; i++) {
                 transport.send(1, Tags.SERVICE, new byte[8]);
             }
@@ -152,7 +140,7 @@ class MpiTransportStuckSendTest {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             SocketChannel peerSide = SocketChannel.open(server.getLocalAddress());
             doorbells.attach(1, server.accept());
-            Thread thread = loop(transport, new Lost());
+            Thread thread = CommLoop.start(transport, new Lost());
             transport.sendAndAwait(2, Tags.STARTED, new byte[8]);
             assertTrue(world.get(2).iProbe(0, Tags.STARTED) != null, "returned before the message was sent");
             Thread waiter = new Thread(() -> {
