@@ -259,7 +259,7 @@ _jvmreuse_cluster_write_env_file() {
 
 # Whether process $1 is alive and belongs to the cluster dir (its command line names it), so a
 # stale pid file never makes us signal an unrelated process that reuses the PID.
-_jvmreuse_cluster_owns() {
+_jvmreuse_cluster_place_owns() {
     local pid=$1 cmdline
     [[ $pid =~ ^[0-9]+$ ]] && _jvmreuse_alive "$pid" || return 1
     cmdline=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || return 1
@@ -277,7 +277,7 @@ _jvmreuse_cluster_pid_files() {
 jvmreuse_cluster_running() {
     local f
     while IFS= read -r f; do
-        if _jvmreuse_cluster_owns "$(cat "$f" 2>/dev/null)"; then
+        if _jvmreuse_cluster_place_owns "$(cat "$f" 2>/dev/null)"; then
             return 0
         fi
     done < <(_jvmreuse_cluster_pid_files)
@@ -407,8 +407,6 @@ _jvmreuse_cluster_place_sockets() {
     done
 }
 
-_jvmreuse_cluster_place_owns() { _jvmreuse_cluster_owns "$1"; }
-
 # The cluster's leftovers: this user's processes whose command line names D or a path in it, or
 # whose working directory is in a NodeManager's dirs (task containers: YARN starts them with
 # setsid, and a NodeManager killed hard leaves them behind).
@@ -523,7 +521,7 @@ jvmreuse_cluster_status() {
         "$( ((CLUSTER_POOL == 1)) && echo yes || echo no)" "$( ((${CLUSTER_MPI_SHUFFLE:-0} == 1)) && echo yes || echo no)" \
         "$( ((CLUSTER_HDFS == 1)) && echo yes || echo no)" "$CLUSTER_JAVA_HOME"
     # D/pools.pid is the pools' mpirun
-    if jvmreuse_pid_file_states _jvmreuse_cluster_owns 18 < <(_jvmreuse_cluster_pid_files | sort); then
+    if jvmreuse_pid_file_states _jvmreuse_cluster_place_owns 18 < <(_jvmreuse_cluster_pid_files | sort); then
         running=0
     fi
     if ((CLUSTER_POOL == 1)); then

@@ -88,14 +88,7 @@ class MpiTransportFaultTest {
         }, "test-comm-loop");
         loop.start();
         MpiTransport sending = new MpiTransport(world.get(0), new Doorbells());
-        Thread sender = new Thread(() -> {
-            try {
-                sending.run(receiver);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, "test-sender");
-        sender.start();
+        Thread sender = CommLoop.start(sending, receiver);
         for (long runId = 1; runId <= 4; runId++) {
             sending.send(1, Tags.LAUNCH, Wire.ints(runId));
         }

@@ -48,14 +48,7 @@ class MpiTransportPeerLostTest {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             SocketChannel peerSide = SocketChannel.open(server.getLocalAddress());
             doorbells.attach(1, server.accept());
-            Thread loop = new Thread(() -> {
-                try {
-                    transport.run(handler);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, "test-comm-loop");
-            loop.start();
+            Thread loop = CommLoop.start(transport, handler);
             Thread.sleep(200); // the loop sleeps on the doorbells now
             world.get(1).iSend(ByteBuffer.allocateDirect(8), 8, 0, Tags.STARTED);
             peerSide.close(); // and the process ends before the loop has looked for the message
