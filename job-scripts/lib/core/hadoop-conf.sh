@@ -174,7 +174,6 @@ _jvmreuse_conf_write_site() {
     JVMREUSE_CONF[EXTRA_PROPERTIES]=$extra
     text=$(jvmreuse_conf_render "$site.xml") || return 1
     JVMREUSE_CONF[EXTRA_PROPERTIES]=''
-    extra=''
     own=$(jvmreuse_hadoop_properties "$site")
     if [[ -n $own ]]; then
         own=$(_jvmreuse_conf_fill "$own" "Hadoop $JVMREUSE_HADOOP_VERSION's $site properties (hadoop-version.sh)") || return 1
