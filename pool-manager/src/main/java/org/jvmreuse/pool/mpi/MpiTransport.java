@@ -25,7 +25,10 @@ import org.jvmreuse.pool.common.PoolLog;
  * flight (a large message needs rendezvous round trips), until the messages its doorbell rang
  * for have been received (MPI may surface a message a few progress calls after its sender's
  * ring), and, if some peer cannot ring, briefly after traffic; otherwise the thread sleeps on
- * its {@link Doorbells}, which peers on the same host ring once per message they send.
+ * its {@link Doorbells}, which peers on the same host ring once per message they send. While it
+ * waits only for transfers with other hosts (a large message from there is received with a
+ * posted receive, not a blocking one), its polls back off to a millisecond: such a transfer takes
+ * milliseconds, and spinning through it cost a core (docs/shuffle.md).
  * Messages from peers without a doorbell are still found by the periodic poll. Service messages
  * ({@link Tags#SERVICE}: shuffle requests and data, between any two ranks of the launch) go to
  * the service receiver. Every slot has a doorbell with each manager on its host, its own pool's
@@ -87,6 +90,11 @@ public final class MpiTransport {
     static final int MAX_SERVICE_PENDING = 4096;
 
     private static final long HOT_PARK_NANOS = 20_000;
+    /**
+     * A message from another host at least this long is received with a posted receive
+     * ({@link PostedReceives}); a shorter one is whole when probed (Open MPI's TCP eager limit).
+     */
+    static final int POSTED_RECEIVE_BYTES = 64 * 1024;
     private static final long HOT_WINDOW_NANOS = 300_000;
     /**
      * How long after a ring the loop polls for the message rung for, at least (in time, and in
@@ -118,6 +126,7 @@ public final class MpiTransport {
     private Outgoing starting;
     private boolean lentLeft;
     private final DirectBuffers buffers = new DirectBuffers();
+    private final PostedReceives posted = new PostedReceives();
     private final Map<Integer, AtomicInteger> servicePending = new ConcurrentHashMap<>();
     private volatile BiConsumer<Integer, ByteBuffer> serviceReceiver;
     private volatile IntConsumer serviceLost = rank -> { };
@@ -393,26 +402,30 @@ public final class MpiTransport {
 
     /** One round: start and complete sends, receive one message, or wait; the time of the last traffic. */
     private long step(Handler handler, long lastTraffic) throws IOException {
-        boolean progressed = startSends() | completeSends() | receive(handler);
+        boolean progressed = startSends() | completeSends() | posted.complete((envelope, message) -> deliver(handler,
+                envelope, message)) | receive(handler);
         long now = System.nanoTime();
         if (progressed) {
             return now;
-        } else if (!inFlight.isEmpty() || rung > 0 && (now - lastTraffic < RUNG_WINDOW_NANOS || rungProbes++ < RUNG_PROBES)
+        } else if (!inFlight.isEmpty() || posted.count() > 0
+                || rung > 0 && (now - lastTraffic < RUNG_WINDOW_NANOS || rungProbes++ < RUNG_PROBES)
                 || !handler.everyPeerRings() && now - lastTraffic < HOT_WINDOW_NANOS) {
-            // Sends in flight need our progress calls; a message rung for has not surfaced yet;
-            // after traffic, a peer that cannot ring may answer soon (one that can rings when
-            // it does: no need to look for it).
+            // Transfers in flight need our progress calls; a message rung for has not surfaced
+            // yet; after traffic, a peer that cannot ring may answer soon (one that can rings
+            // when it does: no need to look for it).
             if (now - lastDoorbellCheck > BUSY_DOORBELL_CHECK_NANOS) {
                 // A send to a peer that died never completes: the loop must still hear of the death.
                 lastDoorbellCheck = now;
                 rung += doorbells.check(rank -> peerLost(handler, rank));
             }
-            LockSupport.parkNanos(HOT_PARK_NANOS);
+            // Only transfers with other hosts to wait for: they take milliseconds on a real link,
+            // and the kernel's socket buffers carry them between our progress calls.
+            LockSupport.parkNanos(onlyRemoteWaits() ? remotePark(now - lastTraffic) : HOT_PARK_NANOS);
         } else if (now - lastRemoteService < SERVICE_WINDOW_NANOS) {
             // A peer on another host may answer soon and cannot ring: backs off from the hot
             // poll to at most a millisecond, so that waiting for a peer on a busy node costs
             // little CPU; chunks in flight hide the delay.
-            LockSupport.parkNanos(Math.min(SERVICE_PARK_MAX_NANOS, Math.max(HOT_PARK_NANOS, (now - lastTraffic) / 8)));
+            LockSupport.parkNanos(remotePark(now - lastTraffic));
         } else {
             int heard = doorbells.await(handler.everyPeerRings() ? DOORBELL_POLL_MILLIS : IDLE_POLL_MILLIS,
                     rank -> peerLost(handler, rank));
@@ -422,6 +435,24 @@ public final class MpiTransport {
             return System.nanoTime();
         }
         return lastTraffic;
+    }
+
+    /** The poll's pause while only peers on other hosts are waited for: grows with the wait, to a millisecond. */
+    private static long remotePark(long waited) {
+        return Math.min(SERVICE_PARK_MAX_NANOS, Math.max(HOT_PARK_NANOS, waited / 8));
+    }
+
+    /** Whether nothing waited for is with a peer that rings (one on this host, whose transfers take microseconds). */
+    private boolean onlyRemoteWaits() {
+        if (rung > 0) {
+            return false;
+        }
+        for (int i = 0; i < inFlight.size(); i++) {
+            if (doorbells.has(inFlight.get(i).dest())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -540,7 +571,11 @@ public final class MpiTransport {
         return receive(handler, Mpi.ANY_SOURCE);
     }
 
-    /** Receives and hands on one message from {@code from} (or any rank); false if none is there. */
+    /**
+     * Receives and hands on one message from {@code from} (or any rank), or posts its receive (a
+     * large one from a peer that cannot ring, or one behind a receive posted from its rank:
+     * {@link PostedReceives}); false if none is there.
+     */
     private boolean receive(Handler handler, int from) {
         Mpi.Envelope envelope = mpi.iProbe(from, Mpi.ANY_TAG);
         if (envelope == null) {
@@ -550,14 +585,27 @@ public final class MpiTransport {
         // Received in place into a reused direct buffer: service messages (shuffle data) are
         // handed on as they are, the pool's own small ones are copied out.
         ByteBuffer message = buffers.take(envelope.count());
-        mpi.recv(message, envelope.count(), envelope.source(), envelope.tag());
-        if (doorbells.has(envelope.source())) {
+        int source = envelope.source();
+        boolean rings = doorbells.has(source);
+        if (rings) {
             rung--; // below 0 when the message came before its ring was read
         }
+        if (posted.waitingFrom(source) || !rings && envelope.count() >= POSTED_RECEIVE_BYTES) {
+            posted.post(mpi, envelope, message);
+            return true;
+        }
+        mpi.recv(message, envelope.count(), source, envelope.tag());
+        deliver(handler, envelope, message);
+        return true;
+    }
+
+    /** Hands a received message on: a service message to the service receiver, the pool's own to the handler. */
+    private void deliver(Handler handler, Mpi.Envelope envelope, ByteBuffer message) {
+        handling = true;
         if (envelope.tag() == Tags.SERVICE) {
             serviceTraffic(envelope.source());
             deliverService(envelope.source(), message);
-            return true;
+            return;
         }
         int source = envelope.source();
         int tag = envelope.tag();
@@ -576,7 +624,6 @@ public final class MpiTransport {
         } finally {
             buffers.give(message);
         }
-        return true;
     }
 
     private void deliverService(int source, ByteBuffer message) {
