@@ -44,18 +44,6 @@ class MpiTransportPostedReceiveTest {
         }
     }
 
-    private static Thread loop(MpiTransport transport) {
-        Thread thread = new Thread(() -> {
-            try {
-                transport.run(new NoMessages(false));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, "test-comm-loop");
-        thread.start();
-        return thread;
-    }
-
     private static ByteBuffer filled(int size, int value) {
         ByteBuffer b = ByteBuffer.allocateDirect(size);
         for (int at = 0; at + Integer.BYTES <= size; at += Integer.BYTES) {
@@ -76,7 +64,8 @@ class MpiTransportPostedReceiveTest {
             received.add(source + ":" + message.limit() + ":" + message.getInt(0));
             receiver.release(message);
         });
-        List<Thread> loops = List.of(loop(far), loop(other), loop(receiver));
+        List<Thread> loops = List.of(CommLoop.start(far, new NoMessages(false)), CommLoop.start(other, new NoMessages(false)),
+                CommLoop.start(receiver, new NoMessages(false)));
         try {
             // rank 0: a large message, then a small one (a header and its bytes, the other way round)
             far.send(2, Tags.SERVICE, filled(LARGE, 1));
