@@ -98,11 +98,12 @@ final class ClientSession {
                         refuse("unknown status format '" + format + "' (only json)");
                     }
                 }
-                // Answer first: a stop can close the control server, and with it this connection, at once.
+                // Drained before the answer: a client that has its "ok" sees no replacement or launch after it.
                 case ControlWire.DRAIN -> {
-                    send(new Frame(ControlWire.OK).add(ControlWire.MESSAGE, "pool is draining: running programs finish, new ones go elsewhere"), true);
                     manager.drain();
+                    send(new Frame(ControlWire.OK).add(ControlWire.MESSAGE, "pool is draining: running programs finish, new ones go elsewhere"), true);
                 }
+                // Answer first: a stop can close the control server, and with it this connection, at once.
                 case ControlWire.STOP -> {
                     send(new Frame(ControlWire.OK).add(ControlWire.MESSAGE, "pool is stopping"), true);
                     manager.stop("1".equals(request.get(ControlWire.NOW)));

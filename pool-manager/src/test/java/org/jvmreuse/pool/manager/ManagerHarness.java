@@ -214,8 +214,28 @@ final class ManagerHarness implements AutoCloseable {
 
     /** Waits until some status line contains {@code text}. */
     void awaitStatus(String what, String text) {
-        Await.until(what + " (status shows '" + text + "')",
-                () -> status().stream().anyMatch(line -> line.contains(text)));
+        try {
+            Await.until(what + " (status shows '" + text + "')",
+                    () -> status().stream().anyMatch(line -> line.contains(text)));
+        } catch (AssertionError timedOut) {
+            throw new AssertionError(timedOut.getMessage() + "\nstatus: " + status() + "\npool log:\n" + log()
+                    + "\nthreads:\n" + threads(), timedOut);
+        }
+    }
+
+    /** The stacks of the manager's and the slots' threads, for a failure's message. */
+    private static String threads() {
+        StringBuilder out = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            String name = thread.getName();
+            if (name.startsWith("mpi-comm") || name.startsWith("test-") || POOL_THREAD_NAMES.contains(name)) {
+                out.append(name).append(' ').append(thread.getState()).append('\n');
+                for (StackTraceElement frame : stack) {
+                    out.append("    at ").append(frame).append('\n');
+                }
+            }
+        });
+        return out.toString();
     }
 
     /** What the pool has logged so far. */
