@@ -132,7 +132,7 @@ _jvmreuse_cluster_validate() {
     fi
     if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_HADOOP_TASK_HOOKS != 1 ]]; then
         _jvmreuse_cluster_log "Hadoop $JVMREUSE_HADOOP_VERSION: the pools run its tasks only; its application masters take" \
-            "the stock path, its reducers Hadoop's HTTP shuffle (MPI shuffle off$([[ $JVMREUSE_MPI_SHUFFLE == 1 ]] && echo ', --mpi-shuffle ignored')), and its slots" \
+            "the stock path, its reducers Hadoop's HTTP shuffle (MPI shuffle off), and its slots" \
             "start without warm-up and its jobs without the task launch counters: built for Hadoop 2.2 only so far (issue 31)"
     fi
     if [[ $JVMREUSE_CLUSTER_DIR =~ [[:space:]:,] ]]; then
