@@ -89,6 +89,8 @@ public final class HadoopNamesCheck {
             into.add(name);
         } else if (value instanceof Collection<?> values) {
             values.forEach(v -> collect(v, into));
+        } else if (value instanceof java.util.Optional<?> name) { // empty: a name this version lacks on purpose
+            name.ifPresent(v -> collect(v, into));
         }
     }
 

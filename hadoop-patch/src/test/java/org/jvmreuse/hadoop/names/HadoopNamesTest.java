@@ -80,7 +80,7 @@ class HadoopNamesTest {
     @Test
     void theLaunchCountersEngineOverridesEveryGetProxyItNames() throws Exception {
         ClassLoader loader = HadoopNamesTest.class.getClassLoader();
-        Overloads getProxy = HadoopNames.TaskLaunchCountingEngine.GET_PROXY;
+        Overloads getProxy = HadoopNames.TaskLaunchCountingEngine.GET_PROXY.orElseThrow(); // Hadoop 2.2's
         for (List<String> signature : getProxy.signatures()) {
             Class<?>[] parameters = new Class<?>[signature.size()];
             for (int i = 0; i < parameters.length; i++) {
