@@ -133,7 +133,7 @@ _jvmreuse_cluster_validate() {
     if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_HADOOP_TASK_HOOKS != 1 ]]; then
         _jvmreuse_cluster_log "Hadoop $JVMREUSE_HADOOP_VERSION: the pools run its tasks only; its application masters take" \
             "the stock path, its reducers Hadoop's HTTP shuffle (MPI shuffle off), and its slots" \
-            "start without warm-up and its jobs without the task launch counters: built for Hadoop 2.2 only so far (issue 31)"
+            "start without Hadoop warm-up: built for Hadoop 2.2 only so far (issue 31)"
     fi
     if [[ $JVMREUSE_CLUSTER_DIR =~ [[:space:]:,] ]]; then
         _jvmreuse_cluster_log "ERROR: the cluster dir '$JVMREUSE_CLUSTER_DIR' must not contain spaces, ':' or ',' (class paths and Hadoop lists split on them)"

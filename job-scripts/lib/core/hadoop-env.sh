@@ -24,8 +24,8 @@ _jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }
 # NodeManager's executor applies) and JVMREUSE_MPI_SHUFFLE_JAR (empty when not built) and exports
 # them. hadoop-patch's jar (the pool's launch, the slots' per-task reset, 2.2's executor, the task
 # launch counters) is empty on a Hadoop the pool is not built for, so its tasks and clients run
-# Hadoop's own classes only; JVMREUSE_EXECUTOR_JAR is the version's executor jar (hadoop-patch's
-# for 2.2, hadoop3-patch's for 3.x).
+# Hadoop's own classes only; JVMREUSE_EXECUTOR_JAR is the version's jar of its executor and
+# counters' engine (hadoop-patch's for 2.2, hadoop3-patch's for 3.x).
 jvmreuse_hadoop_locate() {
     JVMREUSE_REPO=$1
     JVMREUSE_HADOOP_LIB='' JVMREUSE_HADOOP_POOL=0 JVMREUSE_HADOOP_TASK_HOOKS=0 JVMREUSE_PATCH_JAR='' JVMREUSE_EXECUTOR_JAR=''
@@ -48,8 +48,8 @@ _jvmreuse_module_jar() {
         head -n 1
 }
 
-# The jar of hadoop-patch's task-side hooks (launch counters, TaskWarmup): hadoop-patch's on the
-# Hadoop they are built for (JVMREUSE_HADOOP_TASK_HOOKS), else nothing.
+# The jar of the slots' TaskWarmup: hadoop-patch's on the Hadoop it is built for
+# (JVMREUSE_HADOOP_TASK_HOOKS), else nothing.
 _jvmreuse_task_hooks_jar() {
     [[ ${JVMREUSE_HADOOP_TASK_HOOKS:-0} != 1 ]] || printf '%s' "${JVMREUSE_PATCH_JAR:-}"
 }
@@ -116,23 +116,25 @@ jvmreuse_mpi_shuffle_on() {
 }
 
 # The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar
-# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar (the task launch
-# counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares these jars in the slots.
+# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar and on 3.x hadoop3-patch's
+# (the task launch counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares
+# these jars in the slots.
 jvmreuse_app_jars() {
-    local hooks
-    hooks=$(_jvmreuse_task_hooks_jar)
     printf '%s' "$JVMREUSE_HADOOP_LIB/*"
-    [[ -z $hooks ]] || printf ',%s' "$hooks"
+    [[ -z ${JVMREUSE_PATCH_JAR:-} ]] || printf ',%s' "$JVMREUSE_PATCH_JAR"
+    if [[ -n ${JVMREUSE_EXECUTOR_JAR:-} && $JVMREUSE_EXECUTOR_JAR != "${JVMREUSE_PATCH_JAR:-}" ]]; then
+        printf ',%s' "$JVMREUSE_EXECUTOR_JAR" # 3.x: its counters' engine
+    fi
     if jvmreuse_mpi_shuffle_on; then
         printf ',%s' "$JVMREUSE_MPI_SHUFFLE_JAR"
     fi
 }
 
-# The RPC engine of the tasks' umbilical: hadoop-patch's, which adds the task launch counters
-# (docs/hadoop.md), where its jar is on the tasks' class path; else Hadoop's own.
+# The RPC engine of the tasks' umbilical: the version's engine that adds the task launch counters
+# (docs/hadoop.md), where its jars are on the tasks' class path; else Hadoop's own.
 jvmreuse_umbilical_engine() {
-    if [[ -n $(_jvmreuse_task_hooks_jar) ]]; then
-        printf '%s' org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
+    if [[ -n ${JVMREUSE_PATCH_JAR:-} && -n ${JVMREUSE_EXECUTOR_JAR:-} ]]; then
+        printf '%s' "$JVMREUSE_HADOOP_COUNTERS_ENGINE"
     else
         printf '%s' org.apache.hadoop.ipc.WritableRpcEngine
     fi
@@ -157,7 +159,7 @@ jvmreuse_write_clients() {
         printf '#!/usr/bin/env bash\n'
         printf '# hadoop/yarn/mapred/hdfs client of the jvmreuse cluster in %s (written at its start).\n' "$d"
         printf 'set -euo pipefail\n'
-        printf 'cluster=%q\nlib=%q\npatch=%q\njava=%q\n' "$d" "$JVMREUSE_HADOOP_LIB" "$(_jvmreuse_task_hooks_jar)" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java"
+        printf 'cluster=%q\nlib=%q\npatch=%q\njava=%q\n' "$d" "$JVMREUSE_HADOOP_LIB" "${JVMREUSE_PATCH_JAR:-}" "$JVMREUSE_CLUSTER_JAVA_HOME/bin/java"
         cat <<'CLIENT'
 conf=${HADOOP_CONF_DIR:-$cluster/conf}
 cp="$conf:$lib/*${patch:+:$patch}${HADOOP_CLASSPATH:+:$HADOOP_CLASSPATH}" # patch: the TaskLaunches counters' display names

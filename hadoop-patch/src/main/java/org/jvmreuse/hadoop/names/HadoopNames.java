@@ -463,14 +463,21 @@ public final class HadoopNames {
     }
 
     /**
-     * The RPC engine method that the launch counters' engine overrides to wrap the umbilical's
-     * proxy. 3.x: the engine is not used (jvmreuse-cluster configures it on 2.2 only: 3.x's RPC
-     * calls a 10-argument getProxy it does not override, and the counters would vanish).
+     * The RPC engine method that the launch counters' engines override to wrap the umbilical's
+     * proxy (2.2's org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine, 3.x's
+     * org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine): every overload, so that RPC calls
+     * none the engine passes by (3.x's RPC calls the 10-argument one).
      */
     public static final class TaskLaunchCountingEngine {
-        public static final Optional<Overloads> GET_PROXY = onlyIn2(new Overloads(new ClassName("org.apache.hadoop.ipc.RpcEngine"),
-                "getProxy", List.of(List.of("java.lang.Class", "long", "java.net.InetSocketAddress",
-                        "org.apache.hadoop.security.UserGroupInformation", "org.apache.hadoop.conf.Configuration",
-                        "javax.net.SocketFactory", "int", "org.apache.hadoop.io.retry.RetryPolicy"))));
+        private static final List<String> BY_ADDRESS = List.of("java.lang.Class", "long", "java.net.InetSocketAddress",
+                "org.apache.hadoop.security.UserGroupInformation", "org.apache.hadoop.conf.Configuration",
+                "javax.net.SocketFactory", "int", "org.apache.hadoop.io.retry.RetryPolicy");
+        private static final List<String> BY_ADDRESS_3 = java.util.stream.Stream.concat(BY_ADDRESS.stream(),
+                java.util.stream.Stream.of(ATOMIC_BOOLEAN, "org.apache.hadoop.ipc.AlignmentContext")).toList();
+        private static final List<String> BY_CONNECTION_3 = List.of("java.lang.Class", "long",
+                "org.apache.hadoop.ipc.Client$ConnectionId", "org.apache.hadoop.conf.Configuration",
+                "javax.net.SocketFactory", "org.apache.hadoop.ipc.AlignmentContext");
+        public static final Overloads GET_PROXY = new Overloads(new ClassName("org.apache.hadoop.ipc.RpcEngine"), "getProxy",
+                in2Or3(List.of(BY_ADDRESS), List.of(BY_ADDRESS, BY_ADDRESS_3, BY_CONNECTION_3)));
     }
 }

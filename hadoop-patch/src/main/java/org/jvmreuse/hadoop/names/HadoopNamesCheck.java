@@ -184,6 +184,26 @@ public final class HadoopNamesCheck {
     }
 
     /** The class or primitive type, not initialised; null if this Hadoop has none. */
+    /**
+     * The overloads of {@code overloads} that {@code hook} (a class that overrides them) does not
+     * declare, as a problem; null if it declares every one.
+     */
+    public String notOverridden(Class<?> hook, Overloads overloads) {
+        List<String> missing = new ArrayList<>();
+        for (List<String> signature : overloads.signatures()) {
+            Class<?>[] parameters = signature.stream().map(this::load).toArray(Class<?>[]::new);
+            try {
+                if (Arrays.asList(parameters).contains(null)) {
+                    throw new NoSuchMethodException();
+                }
+                hook.getDeclaredMethod(overloads.name(), parameters);
+            } catch (NoSuchMethodException e) {
+                missing.add(overloads.name() + "(" + String.join(", ", signature) + ")");
+            }
+        }
+        return missing.isEmpty() ? null : hook.getName() + " does not override " + String.join("; ", missing);
+    }
+
     private Class<?> load(String name) {
         Class<?> primitive = PRIMITIVES.get(name);
         if (primitive != null) {

@@ -1,11 +1,13 @@
 package org.jvmreuse.hadoop3.names;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.jvmreuse.hadoop.names.HadoopNames;
 import org.jvmreuse.hadoop.names.HadoopNamesCheck;
+import org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,5 +22,11 @@ class Hadoop3NamesTest {
         assertTrue(HadoopNames.HADOOP_3, "the names table beside Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion());
         Map<String, ?> problems = new HadoopNamesCheck(Hadoop3NamesTest.class.getClassLoader()).problems(HadoopNames.class);
         assertEquals(Map.of(), problems, "names missing or changed in Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion());
+    }
+
+    @Test
+    void theLaunchCountersEngineOverridesEveryGetProxyItNames() {
+        assertNull(new HadoopNamesCheck(Hadoop3NamesTest.class.getClassLoader())
+                .notOverridden(TaskLaunchCountingEngine.class, HadoopNames.TaskLaunchCountingEngine.GET_PROXY));
     }
 }

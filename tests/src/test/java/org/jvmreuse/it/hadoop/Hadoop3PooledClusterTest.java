@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
  * A Hadoop 3.5.0 cluster in pool mode (jvmreuse-cluster start --pool --hadoop-version 3.5.0, one
  * NodeManager and its pool under mpirun): hadoop3-patch's executor hands every task to the pool,
  * the tasks run in slots (the pool counts each as a completed run, none fell back to a new JVM,
- * no slot retired, so hadoop-patch's per-task reset ran cleanly on 3.5.0 after each), and their
- * jobs give what a stock run or the test's own count gives, again when a second job runs in the
- * same slots. What stays stock on 3.x is said: the start names it, and each MRAppMaster's
+ * no slot retired, so hadoop-patch's per-task reset ran cleanly on 3.5.0 after each; the task
+ * launch counters say so too), and their jobs give what a stock run or the test's own count
+ * gives, again when a second job runs in the same slots. What stays stock on 3.x is said: the start names it, and each MRAppMaster's
  * container has its reason in the NodeManager log.
  */
 class Hadoop3PooledClusterTest {
@@ -53,11 +53,13 @@ class Hadoop3PooledClusterTest {
         Job stock = pi(HadoopCluster.STOCK);
         String estimate = estimate(stock);
         assertEquals(0, tasksPooled(stock, "the job set JVMREUSE_POOL=off"), "the stock job's tasks went to the pool");
+        assertLaunchCounters(stock, 0, 3);
         for (int round = 1; round <= 2; round++) {
             long runs = cluster.pooledRuns();
             Job pooled = pi(HadoopCluster.POOLED);
             assertEquals(estimate, estimate(pooled), "round " + round);
             assertEquals(3, tasksPooled(pooled, HADOOP3_AM), "round " + round + ": 2 maps and a reduce handed to the pool");
+            assertLaunchCounters(pooled, 3, 0);
             assertEquals(runs + 3, cluster.pooledRuns(), "round " + round + ": each ran in a slot");
             assertSlotsServeOn();
         }
@@ -75,6 +77,7 @@ class Hadoop3PooledClusterTest {
             assertTrue(job.succeeded(), "wordcount failed:\n" + job);
             assertEquals(expected, JobOutput.countedWords(JobOutput.reduceOutput(out)), "round " + round);
             assertEquals(3, tasksPooled(job, HADOOP3_AM), "round " + round + ": 2 maps and a reduce handed to the pool");
+            assertLaunchCounters(job, 3, 0);
             assertEquals(runs + 3, cluster.pooledRuns(), "round " + round + ": each ran in a slot");
             assertSlotsServeOn();
         }
@@ -109,6 +112,13 @@ class Hadoop3PooledClusterTest {
         assertTrue(lines.stream().anyMatch(l -> l.contains("01_000001: stock launch (" + amReason)),
                 "the MRAppMaster's container has not its stock reason:\n" + String.join("\n", lines));
         return lines.stream().filter(l -> l.contains(": task handed to the JVM pool")).count();
+    }
+
+    /** The job's task launch counters (3.x's umbilical engine, hadoop3-patch) as the client lists them. */
+    private static void assertLaunchCounters(Job job, long pooled, long stock) {
+        Map<String, Long> counters = job.counters();
+        assertEquals(pooled, counters.get("Task launches/Tasks run in a pool slot"), counters.toString());
+        assertEquals(stock, counters.get("Task launches/Tasks run in a new JVM"), counters.toString());
     }
 
     /** No run fell back to a new JVM and no slot retired (a failed reset retires its slot). */

@@ -1,0 +1,47 @@
+package org.jvmreuse.hadoop3.counters;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.SocketFactory;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.retry.RetryPolicy;
+import org.apache.hadoop.ipc.AlignmentContext;
+import org.apache.hadoop.ipc.Client;
+import org.apache.hadoop.ipc.ProtocolProxy;
+import org.apache.hadoop.ipc.WritableRpcEngine;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.jvmreuse.hadoop.counters.TaskLaunchCounting;
+
+/**
+ * Hadoop 3.x's WritableRpcEngine for the task's umbilical, selected with
+ * {@code rpc.engine.org.apache.hadoop.mapred.TaskUmbilicalProtocol}: the task launch counters of
+ * 2.2's {@code org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine} ({@link TaskLaunchCounting}),
+ * on every getProxy overload 3.x's RpcEngine has ({@code HadoopNames.TaskLaunchCountingEngine}
+ * lists them; 3.x's RPC calls the 10-argument one).
+ */
+public class TaskLaunchCountingEngine extends WritableRpcEngine {
+    @Override
+    public <T> ProtocolProxy<T> getProxy(Class<T> protocol, long clientVersion, InetSocketAddress addr,
+            UserGroupInformation ticket, Configuration conf, SocketFactory factory, int rpcTimeout,
+            RetryPolicy connectionRetryPolicy) throws IOException {
+        return TaskLaunchCounting.counting(protocol, super.getProxy(protocol, clientVersion, addr, ticket, conf, factory,
+                rpcTimeout, connectionRetryPolicy));
+    }
+
+    @Override
+    public <T> ProtocolProxy<T> getProxy(Class<T> protocol, long clientVersion, InetSocketAddress addr,
+            UserGroupInformation ticket, Configuration conf, SocketFactory factory, int rpcTimeout,
+            RetryPolicy connectionRetryPolicy, AtomicBoolean fallbackToSimpleAuth, AlignmentContext alignmentContext)
+            throws IOException {
+        return TaskLaunchCounting.counting(protocol, super.getProxy(protocol, clientVersion, addr, ticket, conf, factory,
+                rpcTimeout, connectionRetryPolicy, fallbackToSimpleAuth, alignmentContext));
+    }
+
+    @Override
+    public <T> ProtocolProxy<T> getProxy(Class<T> protocol, long clientVersion, Client.ConnectionId connId,
+            Configuration conf, SocketFactory factory, AlignmentContext alignmentContext) throws IOException {
+        return TaskLaunchCounting.counting(protocol, super.getProxy(protocol, clientVersion, connId, conf, factory,
+                alignmentContext));
+    }
+}
