@@ -186,7 +186,7 @@ public final class HadoopNamesCheck {
     /** The class or primitive type, not initialised; null if this Hadoop has none. */
     /**
      * The overloads of {@code overloads} that {@code hook} (a class that overrides them) does not
-     * declare, as a problem; null if it declares every one.
+     * declare, itself or a superclass of this library (not Hadoop's), as a problem; null if none.
      */
     public String notOverridden(Class<?> hook, Overloads overloads) {
         List<String> missing = new ArrayList<>();
@@ -196,12 +196,24 @@ public final class HadoopNamesCheck {
                 if (Arrays.asList(parameters).contains(null)) {
                     throw new NoSuchMethodException();
                 }
-                hook.getDeclaredMethod(overloads.name(), parameters);
+                declaredByHook(hook, overloads.name(), parameters);
             } catch (NoSuchMethodException e) {
                 missing.add(overloads.name() + "(" + String.join(", ", signature) + ")");
             }
         }
         return missing.isEmpty() ? null : hook.getName() + " does not override " + String.join("; ", missing);
+    }
+
+    private static void declaredByHook(Class<?> hook, String name, Class<?>[] parameters) throws NoSuchMethodException {
+        for (Class<?> k = hook; k != null && !k.getName().startsWith("org.apache.hadoop."); k = k.getSuperclass()) {
+            try {
+                k.getDeclaredMethod(name, parameters);
+                return;
+            } catch (NoSuchMethodException e) {
+                // its superclass may
+            }
+        }
+        throw new NoSuchMethodException(name);
     }
 
     private Class<?> load(String name) {

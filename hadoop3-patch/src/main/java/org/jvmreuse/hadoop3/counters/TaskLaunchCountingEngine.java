@@ -9,26 +9,17 @@ import org.apache.hadoop.io.retry.RetryPolicy;
 import org.apache.hadoop.ipc.AlignmentContext;
 import org.apache.hadoop.ipc.Client;
 import org.apache.hadoop.ipc.ProtocolProxy;
-import org.apache.hadoop.ipc.WritableRpcEngine;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.jvmreuse.hadoop.counters.TaskLaunchCounting;
 
 /**
  * Hadoop 3.x's WritableRpcEngine for the task's umbilical, selected with
- * {@code rpc.engine.org.apache.hadoop.mapred.TaskUmbilicalProtocol}: the task launch counters of
- * 2.2's {@code org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine} ({@link TaskLaunchCounting}),
- * on every getProxy overload 3.x's RpcEngine has ({@code HadoopNames.TaskLaunchCountingEngine}
- * lists them; 3.x's RPC calls the 10-argument one).
+ * {@code rpc.engine.org.apache.hadoop.mapred.TaskUmbilicalProtocol}: 2.2's engine (the task launch
+ * counters, {@link TaskLaunchCounting}, on the 8-argument getProxy 3.x still has) with the two
+ * getProxy overloads 3.x added ({@code HadoopNames.TaskLaunchCountingEngine} lists all three;
+ * 3.x's RPC calls the 10-argument one).
  */
-public class TaskLaunchCountingEngine extends WritableRpcEngine {
-    @Override
-    public <T> ProtocolProxy<T> getProxy(Class<T> protocol, long clientVersion, InetSocketAddress addr,
-            UserGroupInformation ticket, Configuration conf, SocketFactory factory, int rpcTimeout,
-            RetryPolicy connectionRetryPolicy) throws IOException {
-        return TaskLaunchCounting.counting(protocol, super.getProxy(protocol, clientVersion, addr, ticket, conf, factory,
-                rpcTimeout, connectionRetryPolicy));
-    }
-
+public class TaskLaunchCountingEngine extends org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine {
     @Override
     public <T> ProtocolProxy<T> getProxy(Class<T> protocol, long clientVersion, InetSocketAddress addr,
             UserGroupInformation ticket, Configuration conf, SocketFactory factory, int rpcTimeout,
