@@ -33,7 +33,7 @@
 # Settings (environment; bin/jvmreuse-cluster sets them from its options):
 #   JVMREUSE_HADOOP_VERSION   the Hadoop to run: 2.2.0 (default) or 3.5.0 (core/hadoop-version.sh);
 #                             3.5.0's pools run its tasks only (its AMs stock, no MPI shuffle,
-#                             no slot warm-up, no launch counters: issue 31)
+#                             no slot warm-up: issue 31)
 #   JVMREUSE_CLUSTER_DIR      the cluster dir D (default /tmp/jvmreuse-cluster-$EUID)
 #   JVMREUSE_NODEMANAGERS     NodeManagers to run (default 2)
 #   JVMREUSE_POOL             1: run containers in JVM Reuse pools (PoolContainerExecutor), one pool
