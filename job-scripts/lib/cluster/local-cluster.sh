@@ -32,7 +32,8 @@
 #
 # Settings (environment; bin/jvmreuse-cluster sets them from its options):
 #   JVMREUSE_HADOOP_VERSION   the Hadoop to run: 2.2.0 (default) or 3.5.0 (core/hadoop-version.sh);
-#                             3.5.0 refuses pool mode (not built for it yet, issue 31)
+#                             3.5.0's pools run its tasks only (its AMs stock, no MPI shuffle,
+#                             no slot warm-up: issue 31)
 #   JVMREUSE_CLUSTER_DIR      the cluster dir D (default /tmp/jvmreuse-cluster-$EUID)
 #   JVMREUSE_NODEMANAGERS     NodeManagers to run (default 2)
 #   JVMREUSE_POOL             1: run containers in JVM Reuse pools (PoolContainerExecutor), one pool
@@ -72,7 +73,9 @@
 #   JVMREUSE_WARMUP_MAIN_RUNS  runs of it per slot (default 5); JVMREUSE_WARMUP_RUNS: runs of the
 #                             pool's built-in warm-up before it (default 20 here)
 #   JVMREUSE_EXECUTOR_CLASS   the NodeManagers' container executor in pool mode
-#                             (default org.jvmreuse.hadoop.executor.PoolContainerExecutor, hadoop-patch)
+#                             (default: the Hadoop version's, core/hadoop-version.sh: 2.2's
+#                             org.jvmreuse.hadoop.executor.PoolContainerExecutor, hadoop-patch; 3.x's
+#                             org.jvmreuse.hadoop3.executor.PoolContainerExecutor, hadoop3-patch)
 #   JVMREUSE_CONF_OVERRIDES, JVMREUSE_*_SITE_EXTRA, JVMREUSE_CAPACITY_SCHEDULER_EXTRA
 #                             user template overrides and extra properties (hadoop-conf.sh)
 #
@@ -124,9 +127,13 @@ _jvmreuse_cluster_validate() {
     fi
     if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_HADOOP_POOL != 1 ]]; then
         _jvmreuse_cluster_log "ERROR: pool mode on Hadoop $JVMREUSE_HADOOP_VERSION is not built yet (issue 31, \"Hadoop 3\"):" \
-            "neither the pool nor the MPI shuffle runs on it; start it without --pool (stock containers)," \
-            "or use --hadoop-version 2.2.0 for pools"
+            "start it without --pool (stock containers), or use --hadoop-version 2.2.0 for pools"
         return 1
+    fi
+    if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_HADOOP_TASK_HOOKS != 1 ]]; then
+        _jvmreuse_cluster_log "Hadoop $JVMREUSE_HADOOP_VERSION: the pools run its tasks only; its application masters take" \
+            "the stock path, its reducers Hadoop's HTTP shuffle (MPI shuffle off), and its slots" \
+            "start without Hadoop warm-up: built for Hadoop 2.2 only so far (issue 31)"
     fi
     if [[ $JVMREUSE_CLUSTER_DIR =~ [[:space:]:,] ]]; then
         _jvmreuse_cluster_log "ERROR: the cluster dir '$JVMREUSE_CLUSTER_DIR' must not contain spaces, ':' or ',' (class paths and Hadoop lists split on them)"
@@ -447,8 +454,9 @@ jvmreuse_cluster_start() {
     t0=$(_jvmreuse_now)
     if [[ $JVMREUSE_POOL == 1 ]]; then
         jvmreuse_load_build "$JVMREUSE_REPO" || return 1
-        if [[ -z $JVMREUSE_PATCH_JAR ]]; then
-            _jvmreuse_cluster_log "ERROR: --pool needs the hadoop-patch jar (hadoop-patch/target/hadoop-patch-*.jar): run job-scripts/setup.sh"
+        if [[ -z $JVMREUSE_PATCH_JAR || -z $JVMREUSE_EXECUTOR_JAR ]]; then
+            _jvmreuse_cluster_log "ERROR: --pool needs the hadoop-patch jar (hadoop-patch/target/hadoop-patch-*.jar)" \
+                "and Hadoop $JVMREUSE_HADOOP_VERSION's executor jar ($JVMREUSE_HADOOP_EXECUTOR_MODULE/target/$JVMREUSE_HADOOP_EXECUTOR_MODULE-*.jar): run job-scripts/setup.sh"
             return 1
         fi
         if jvmreuse_mpi_shuffle_on && [[ -z $JVMREUSE_MPI_SHUFFLE_JAR ]]; then

@@ -25,7 +25,8 @@ JVMREUSE_DEFAULTS=(
     # 1: the cluster is ready only when every pool slot has warmed up; 0: when the daemons are
     # (slots join as they warm up; until then containers take the stock path)
     JVMREUSE_WAIT_WARMUP=0
-    JVMREUSE_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
+    # the pool container executor; empty: the Hadoop version's (hadoop-version.sh)
+    JVMREUSE_EXECUTOR_CLASS=
     # hadoop-conf.sh: user template overrides and extra properties (none by default)
     JVMREUSE_CONF_OVERRIDES= JVMREUSE_CORE_SITE_EXTRA= JVMREUSE_YARN_SITE_EXTRA= JVMREUSE_MAPRED_SITE_EXTRA=
     JVMREUSE_HDFS_SITE_EXTRA= JVMREUSE_CAPACITY_SCHEDULER_EXTRA=

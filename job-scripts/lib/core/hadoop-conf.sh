@@ -64,7 +64,7 @@ jvmreuse_conf_values() {
         [AM_OPTS]=${am_opts% } [AM_MEMORY]=$am_mb [TASK_MEMORY]=$JVMREUSE_TASK_MEMORY [EXTRA_PROPERTIES]=''
         [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "$nodes") [UBERTASK]=$(jvmreuse_ubertask)
         [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((nodes * JVMREUSE_NM_MEMORY)) "$am_mb" "$JVMREUSE_TASK_MEMORY")
-        [EXECUTOR_CLASS]=$JVMREUSE_EXECUTOR_CLASS [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
+        [EXECUTOR_CLASS]=${JVMREUSE_EXECUTOR_CLASS:-${JVMREUSE_HADOOP_EXECUTOR_CLASS:-}} [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
         [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine))
     for name in "${!_jvmreuse_conf_ports[@]}"; do
         JVMREUSE_CONF[PORT_${name^^}]=${_jvmreuse_conf_ports[$name]}

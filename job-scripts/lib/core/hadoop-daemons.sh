@@ -14,8 +14,9 @@
 #   jvmreuse_start_nodemanager DIR NAME CONF_DIR SHARED_CONF_DIR
 #                                   CONF_DIR: the NodeManager's own configuration; SHARED_CONF_DIR
 #                                   (HADOOP_CONF_DIR of its containers): the clients'; in pool mode
-#                                   (JVMREUSE_POOL=1) the hadoop-patch jar and the pool's jar (its
-#                                   admission rules: JVMREUSE_ADMISSION_JAR) join its class path
+#                                   (JVMREUSE_POOL=1) the version's executor jar (JVMREUSE_EXECUTOR_JAR),
+#                                   the hadoop-patch jar and the pool's jar (its admission rules:
+#                                   JVMREUSE_ADMISSION_JAR) join its class path
 #   jvmreuse_hdfs_webapps DIR       writes DIR/hdfs/webapps-root, which the HDFS daemons need
 #   jvmreuse_hdfs_format DIR CONF_DIR   starts formatting the NameNode's name dir in the background,
 #                                   as a daemon named namenode-format (its PID, log and exit status
@@ -75,6 +76,9 @@ jvmreuse_start_historyserver() {
 jvmreuse_start_nodemanager() {
     local cp=$3 webapp
     if [[ $JVMREUSE_POOL == 1 ]]; then
+        if [[ -n ${JVMREUSE_EXECUTOR_JAR:-} && $JVMREUSE_EXECUTOR_JAR != "$JVMREUSE_PATCH_JAR" ]]; then
+            cp+=":$JVMREUSE_EXECUTOR_JAR" # the version's executor (3.x), beside hadoop-patch's launch
+        fi
         cp+=":$JVMREUSE_PATCH_JAR:$JVMREUSE_ADMISSION_JAR"
     fi
     read -r -a webapp <<<"$(_jvmreuse_webapp_opts)"

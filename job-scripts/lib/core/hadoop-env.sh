@@ -20,24 +20,38 @@ _jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }
 
 # Sets JVMREUSE_REPO ($1), the facts of JVMREUSE_HADOOP_VERSION (hadoop-version.sh: JVMREUSE_HADOOP_LIB,
 # ...; none for an unknown version, which the settings check refuses), JVMREUSE_PATCH_JAR,
-# JVMREUSE_ADMISSION_JAR (the pool's jar, whose admission rules the NodeManager's executor applies)
-# and JVMREUSE_MPI_SHUFFLE_JAR (empty when not built) and exports them. hadoop-patch's jar (the
-# task launch counters, the pool's executor) is built against Hadoop 2.2: empty on a Hadoop the
-# pool is not built for, so its tasks and clients run Hadoop's own classes only.
+# JVMREUSE_EXECUTOR_JAR, JVMREUSE_ADMISSION_JAR (the pool's jar, whose admission rules the
+# NodeManager's executor applies) and JVMREUSE_MPI_SHUFFLE_JAR (empty when not built) and exports
+# them. hadoop-patch's jar (the pool's launch, the slots' per-task reset, 2.2's executor, the task
+# launch counters) is empty on a Hadoop the pool is not built for, so its tasks and clients run
+# Hadoop's own classes only; JVMREUSE_EXECUTOR_JAR is the version's jar of its executor and
+# counters' engine (hadoop-patch's for 2.2, hadoop3-patch's for 3.x).
 jvmreuse_hadoop_locate() {
     JVMREUSE_REPO=$1
-    JVMREUSE_HADOOP_LIB='' JVMREUSE_HADOOP_POOL=0 JVMREUSE_PATCH_JAR=''
+    JVMREUSE_HADOOP_LIB='' JVMREUSE_HADOOP_POOL=0 JVMREUSE_HADOOP_TASK_HOOKS=0 JVMREUSE_PATCH_JAR='' JVMREUSE_EXECUTOR_JAR=''
     jvmreuse_hadoop_facts "$JVMREUSE_REPO" || true
     if [[ $JVMREUSE_HADOOP_POOL == 1 ]]; then
-        JVMREUSE_PATCH_JAR=$(find "$JVMREUSE_REPO/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' \
-            ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+        JVMREUSE_PATCH_JAR=$(_jvmreuse_module_jar hadoop-patch)
+        JVMREUSE_EXECUTOR_JAR=$(_jvmreuse_module_jar "$JVMREUSE_HADOOP_EXECUTOR_MODULE")
     fi
     JVMREUSE_ADMISSION_JAR=$(find "$JVMREUSE_REPO/pool-manager/target" -maxdepth 1 -name 'pool-manager-*.jar' \
         ! -name '*-boot.jar' ! -name '*-launcher.jar' ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
     JVMREUSE_MPI_SHUFFLE_JAR=$(find "$JVMREUSE_REPO/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' \
         ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
     export JVMREUSE_REPO JVMREUSE_HADOOP_VERSION JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_ADMISSION_JAR \
-        JVMREUSE_MPI_SHUFFLE_JAR
+        JVMREUSE_MPI_SHUFFLE_JAR JVMREUSE_EXECUTOR_JAR
+}
+
+# The jar reactor module $1 builds (target/$1-*.jar), or nothing when it is not built.
+_jvmreuse_module_jar() {
+    find "$JVMREUSE_REPO/$1/target" -maxdepth 1 -name "$1-*.jar" ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null |
+        head -n 1
+}
+
+# The jar of the slots' TaskWarmup: hadoop-patch's on the Hadoop it is built for
+# (JVMREUSE_HADOOP_TASK_HOOKS), else nothing.
+_jvmreuse_task_hooks_jar() {
+    [[ ${JVMREUSE_HADOOP_TASK_HOOKS:-0} != 1 ]] || printf '%s' "${JVMREUSE_PATCH_JAR:-}"
 }
 
 # Picks the JDK: JVMREUSE_CLUSTER_JAVA (a JDK directory or a java binary), else JAVA_HOME, else
@@ -95,27 +109,32 @@ jvmreuse_am_resource_percent() {
         printf "%.6f", (n - 0.5) * 256 / total }'
 }
 
-# Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1.
+# Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1, on a Hadoop it
+# is built for (JVMREUSE_HADOOP_TASK_HOOKS: not 3.x yet).
 jvmreuse_mpi_shuffle_on() {
-    [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 ]]
+    [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 && ${JVMREUSE_HADOOP_TASK_HOOKS:-0} == 1 ]]
 }
 
 # The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar
-# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar (the task launch
-# counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares these jars in the slots.
+# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar and on 3.x hadoop3-patch's
+# (the task launch counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares
+# these jars in the slots.
 jvmreuse_app_jars() {
     printf '%s' "$JVMREUSE_HADOOP_LIB/*"
     [[ -z ${JVMREUSE_PATCH_JAR:-} ]] || printf ',%s' "$JVMREUSE_PATCH_JAR"
+    if [[ -n ${JVMREUSE_EXECUTOR_JAR:-} && $JVMREUSE_EXECUTOR_JAR != "${JVMREUSE_PATCH_JAR:-}" ]]; then
+        printf ',%s' "$JVMREUSE_EXECUTOR_JAR" # 3.x: its counters' engine
+    fi
     if jvmreuse_mpi_shuffle_on; then
         printf ',%s' "$JVMREUSE_MPI_SHUFFLE_JAR"
     fi
 }
 
-# The RPC engine of the tasks' umbilical: hadoop-patch's, which adds the task launch counters
-# (docs/hadoop.md), where its jar is on the tasks' class path; else Hadoop's own.
+# The RPC engine of the tasks' umbilical: the version's engine that adds the task launch counters
+# (docs/hadoop.md), where its jars are on the tasks' class path; else Hadoop's own.
 jvmreuse_umbilical_engine() {
-    if [[ -n ${JVMREUSE_PATCH_JAR:-} ]]; then
-        printf '%s' org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
+    if [[ -n ${JVMREUSE_PATCH_JAR:-} && -n ${JVMREUSE_EXECUTOR_JAR:-} ]]; then
+        printf '%s' "$JVMREUSE_HADOOP_COUNTERS_ENGINE"
     else
         printf '%s' org.apache.hadoop.ipc.WritableRpcEngine
     fi
@@ -212,7 +231,7 @@ jvmreuse_warmup() {
     local class=org.jvmreuse.hadoop.warmup.TaskWarmup
     JVMREUSE_CLUSTER_WARMUP_MAIN=${JVMREUSE_WARMUP_MAIN:-}
     JVMREUSE_CLUSTER_WARMUP_CP=${JVMREUSE_WARMUP_CP:-}
-    if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN ]] && grep -aqF "${class//.//}.class" "$JVMREUSE_PATCH_JAR" 2>/dev/null; then
+    if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN ]] && grep -aqF "${class//.//}.class" "$(_jvmreuse_task_hooks_jar)" 2>/dev/null; then
         JVMREUSE_CLUSTER_WARMUP_MAIN=$class
         # the shared class path the PoolContainerExecutor gives tasks (the app jars, which hold
         # this jar): the same list, so that tasks find the loader the warm-up filled

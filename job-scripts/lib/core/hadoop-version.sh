@@ -3,8 +3,9 @@
 # hadoop-version.sh -- the one place for what differs between the Hadoop versions the product
 # runs, each from its own jars, which the Maven reactor copies from Maven Central (no tarball):
 #   2.2.0  the default; hadoop-patch/target/hadoop/lib; stock containers or pools
-#   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers only so far (the pool, its executor
-#          and resets, and the MPI shuffle are not built for it yet: issue 31, "Hadoop 3")
+#   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers or pools of tasks (its executor and
+#          launch counters' engine are hadoop3-patch's); its application masters and reducers'
+#          shuffle stay stock, and the slots' warm-up is 2.2's only so far (issue 31, "Hadoop 3")
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
 # else (templates, daemons, engine) is shared. Sourced (through core.sh).
 #
@@ -16,7 +17,13 @@
 #       JVMREUSE_HADOOP_MODULE       the reactor module that assembles them
 #       JVMREUSE_HADOOP_JARS         the jars (in the lib) a start checks are there
 #       JVMREUSE_HADOOP_EXAMPLES_JAR its MapReduce examples jar
-#       JVMREUSE_HADOOP_POOL         1: pool mode (and the MPI shuffle) is built for it; 0: stock only
+#       JVMREUSE_HADOOP_POOL         1: pool mode is built for it; 0: stock only
+#       JVMREUSE_HADOOP_EXECUTOR_CLASS  its pool container executor (yarn.nodemanager.container-executor.class)
+#       JVMREUSE_HADOOP_EXECUTOR_MODULE the reactor module whose jar holds that executor and engine
+#                                    (besides hadoop-patch's, which every NodeManager, task and slot has)
+#       JVMREUSE_HADOOP_COUNTERS_ENGINE  its task launch counters' umbilical RPC engine
+#       JVMREUSE_HADOOP_TASK_HOOKS   1: the slots' TaskWarmup, the MPI shuffle and pooled application
+#                                    masters are built for it; 0: all of these stay off (stock)
 #                                    returns 1 (nothing set) for an unknown version
 #   _jvmreuse_webapp_opts            the JVM options of a JVM that runs a YARN web app (RM, NM, JHS,
 #                                    MRAppMaster) on the JDK of JVMREUSE_JAVA_MAJOR
@@ -41,10 +48,16 @@ jvmreuse_hadoop_facts() {
     case ${JVMREUSE_HADOOP_VERSION:-} in
         2.2.0)
             JVMREUSE_HADOOP_MODULE=hadoop-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-2.2.0.jar
+            JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch JVMREUSE_HADOOP_TASK_HOOKS=1
+            JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
             ;;
         3.5.0)
             # Central has no examples jar of 3.5.0: hadoop3-patch/pom.xml takes 3.4.2's (a job jar)
-            JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=0 examples=hadoop-mapreduce-examples-3.4.2.jar
+            JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
+            JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_TASK_HOOKS=0
+            JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
             ;;
         *) return 1 ;;
     esac

@@ -1,15 +1,23 @@
 package org.jvmreuse.hadoop.names;
 
 import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.util.VersionInfo;
 
 /**
- * The names of Hadoop 2.2.0 (and of the log4j, commons-logging and Guice it bundles) that this
+ * The names of Hadoop (and of the log4j, commons-logging and Guice it bundles) that this
  * library reaches where the compiler cannot check them: by reflection, by {@code Class.forName}
  * or in a launch script. One nested class per user, named after it; the users read their names
  * from here (static imports), so HadoopNamesCheck checks exactly what they use. A name they
  * cannot find makes them skip a step ({@code SharedClasses.loaded}, optional classes) or fail it
  * (a field or method of a loaded class), so every name must exist in the Hadoop they run with:
- * HadoopNamesTest checks this for 2.2.0, names-check/pom.xml for another version.
+ * HadoopNamesTest checks this for 2.2.0, names-check/pom.xml for another version (3.5.0).
+ *
+ * <p>The table is the one of the Hadoop beside it ({@link #HADOOP_3}: the major version of the
+ * {@code VersionInfo} its class loader sees, as in a slot's shared loader, a NodeManager or the
+ * check): where 3.x renamed a name it holds 3.x's ({@link #in2Or3}), and a name only one line has
+ * is an {@link Optional}, empty on the other ({@link #onlyIn2}, {@link #onlyIn3}), which its user
+ * must handle: nothing is skipped because a name is missing.
  */
 public final class HadoopNames {
     private static final String MAP = "java.util.Map";
@@ -20,6 +28,7 @@ public final class HadoopNames {
     private static final String OBJECT = "java.lang.Object";
     private static final String ATOMIC_BOOLEAN = "java.util.concurrent.atomic.AtomicBoolean";
     private static final String ATOMIC_INTEGER = "java.util.concurrent.atomic.AtomicInteger";
+    private static final String ATOMIC_REFERENCE = "java.util.concurrent.atomic.AtomicReference";
     private static final String THREAD_POOL = "java.util.concurrent.ThreadPoolExecutor";
     private static final String SERVICE_LOADER = "java.util.ServiceLoader";
     private static final String WEAK_REFERENCE = "java.lang.ref.WeakReference";
@@ -31,7 +40,25 @@ public final class HadoopNames {
     private static final ClassName GUICE_FILTER = new ClassName("com.google.inject.servlet.GuiceFilter");
     private static final FieldName GUICE_SERVLET_CONTEXT = GUICE_FILTER.staticField("servletContext", WEAK_REFERENCE);
 
+    /** Whether the Hadoop beside this table is 3.x (else 2.x: 2.2.0). */
+    public static final boolean HADOOP_3 = VersionInfo.getVersion().matches("([3-9]|[1-9][0-9]+)\\..*");
+
     private HadoopNames() {
+    }
+
+    /** {@code hadoop2}'s name on Hadoop 2.x, {@code hadoop3}'s on 3.x. */
+    private static <T> T in2Or3(T hadoop2, T hadoop3) {
+        return HADOOP_3 ? hadoop3 : hadoop2;
+    }
+
+    /** A name that only Hadoop 2.x has: empty on 3.x. */
+    private static <T> Optional<T> onlyIn2(T name) {
+        return HADOOP_3 ? Optional.empty() : Optional.of(name);
+    }
+
+    /** A name that only Hadoop 3.x has: empty on 2.x. */
+    private static <T> Optional<T> onlyIn3(T name) {
+        return HADOOP_3 ? Optional.of(name) : Optional.empty();
     }
 
     /** The classes a slot initialises when it starts: the configurations (their default resources) first. */
@@ -41,20 +68,30 @@ public final class HadoopNames {
                 new ClassName("org.apache.hadoop.mapred.JobConf"),
                 new ClassName("org.apache.hadoop.yarn.conf.YarnConfiguration"),
                 new ClassName("org.apache.hadoop.hdfs.HdfsConfiguration"));
-        public static final List<ClassName> SLOT_INITIALISED = List.of(
+        /**
+         * 3.x: also Token, whose renewers' ServiceLoader (final there) takes the context loader of
+         * the moment it is initialised, which must be the shared loader, not a run's; and Counters,
+         * whose final limits then come from the node's configuration, not from a task's job.
+         */
+        public static final List<ClassName> SLOT_INITIALISED = in2Or3(List.of(
                 new ClassName("org.apache.hadoop.util.ShutdownHookManager"),
-                new ClassName("org.apache.hadoop.io.compress.CompressionCodecFactory"));
+                new ClassName("org.apache.hadoop.io.compress.CompressionCodecFactory")), List.of(
+                new ClassName("org.apache.hadoop.util.ShutdownHookManager"),
+                new ClassName("org.apache.hadoop.io.compress.CompressionCodecFactory"), TOKEN,
+                new ClassName("org.apache.hadoop.mapred.Counters")));
     }
 
     /** Thread pools in static fields (each a ThreadPoolExecutor, to which SharedExecutors casts it). */
     public static final class SharedExecutors {
-        public static final FieldName IPC_SEND_PARAMS = new ClassName("org.apache.hadoop.ipc.Client")
-                .staticField("SEND_PARAMS_EXECUTOR", THREAD_POOL);
+        /** 3.x: none (each connection has its own sender thread). */
+        public static final Optional<FieldName> IPC_SEND_PARAMS = onlyIn2(new ClassName("org.apache.hadoop.ipc.Client")
+                .staticField("SEND_PARAMS_EXECUTOR", THREAD_POOL));
         public static final FieldName QUANTILES_SCHEDULER = new ClassName("org.apache.hadoop.metrics2.lib.MutableQuantiles")
                 .staticField("scheduler", "java.util.concurrent.ScheduledExecutorService");
-        public static final FieldName INPUT_STREAM_CACHE_CLEANER =
-                new ClassName("org.apache.hadoop.hdfs.FileInputStreamCache")
-                .staticField("executor", THREAD_POOL);
+        /** 3.x: no FileInputStreamCache. */
+        public static final Optional<FieldName> INPUT_STREAM_CACHE_CLEANER =
+                onlyIn2(new ClassName("org.apache.hadoop.hdfs.FileInputStreamCache")
+                .staticField("executor", THREAD_POOL));
     }
 
     public static final class Log4jReset {
@@ -81,9 +118,19 @@ public final class HadoopNames {
         public static final FieldName DEFAULT_RESOURCES =
                 CONFIGURATION.staticField("defaultResources", "java.util.concurrent.CopyOnWriteArrayList");
         public static final FieldName REGISTRY = CONFIGURATION.staticField("REGISTRY", "java.util.WeakHashMap");
-        public static final FieldName DEPRECATED_KEYS = CONFIGURATION.staticField("deprecatedKeyMap", MAP);
-        public static final FieldName DEPRECATION_ACCESSED = CONFIGURATION.nested("DeprecatedKeyInfo")
-                .settableField("accessed", BOOLEAN);
+        /**
+         * The map of deprecated keys: a static map (2.x), or the map of the static
+         * {@code AtomicReference}'s current DeprecationContext (3.x); each field read from the
+         * object the one before gives (an AtomicReference's value).
+         */
+        public static final List<FieldName> DEPRECATED_KEYS = in2Or3(
+                List.of(CONFIGURATION.staticField("deprecatedKeyMap", MAP)),
+                List.of(CONFIGURATION.staticField("deprecationContext", ATOMIC_REFERENCE),
+                        CONFIGURATION.nested("DeprecationContext").field("deprecatedKeyMap", MAP)));
+        /** A boolean (2.x) or an AtomicBoolean (3.x). */
+        public static final FieldName DEPRECATION_ACCESSED = in2Or3(
+                CONFIGURATION.nested("DeprecatedKeyInfo").settableField("accessed", BOOLEAN),
+                CONFIGURATION.nested("DeprecatedKeyInfo").field("accessed", ATOMIC_BOOLEAN));
         public static final FieldName CLASS_CACHE = CONFIGURATION.staticField("CACHE_CLASSES", MAP);
     }
 
@@ -96,9 +143,17 @@ public final class HadoopNames {
         public static final FieldName SERVICE_FILE_SYSTEMS = FILE_SYSTEM_CLASS.staticField("SERVICE_FILE_SYSTEMS", MAP);
         public static final FieldName FILE_SYSTEMS_LOADED =
                 FILE_SYSTEM_CLASS.settableStaticField("FILE_SYSTEMS_LOADED", BOOLEAN);
-        public static final FieldName SYMLINK_ENABLED = FILE_SYSTEM_CLASS.settableStaticField("symlinkEnabled", BOOLEAN);
-        public static final FieldName CONF =
-                FILE_SYSTEM_CLASS.settableStaticField("conf", "org.apache.hadoop.conf.Configuration");
+        public static final FieldName SYMLINK_ENABLED = FILE_SYSTEM_CLASS.settableStaticField(
+                in2Or3("symlinkEnabled", "symlinksEnabled"), BOOLEAN);
+        /** 3.x: gone (FileSystem keeps no configuration). */
+        public static final Optional<FieldName> CONF =
+                onlyIn2(FILE_SYSTEM_CLASS.settableStaticField("conf", "org.apache.hadoop.conf.Configuration"));
+        private static final ClassName GLOBAL_STORAGE_STATISTICS = new ClassName("org.apache.hadoop.fs.GlobalStorageStatistics");
+        /** 3.x: the statistics of every file system instance by name (the enum's one instance, and its map). */
+        public static final Optional<FieldName> GLOBAL_STATISTICS =
+                onlyIn3(GLOBAL_STORAGE_STATISTICS.staticField("INSTANCE", GLOBAL_STORAGE_STATISTICS.name()));
+        public static final Optional<FieldName> GLOBAL_STATISTICS_MAP =
+                onlyIn3(GLOBAL_STORAGE_STATISTICS.field("map", MAP));
         public static final FieldName ABSTRACT_STATISTICS_TABLE = new ClassName("org.apache.hadoop.fs.AbstractFileSystem")
                 .staticField("STATISTICS_TABLE", MAP);
         public static final FieldName DELETE_ON_EXIT = new ClassName("org.apache.hadoop.fs.FileContext")
@@ -117,20 +172,31 @@ public final class HadoopNames {
 
     public static final class HdfsClientReset {
         private static final ClassName PEER_CACHE = new ClassName("org.apache.hadoop.hdfs.PeerCache");
-        private static final ClassName LEASE_RENEWER_FACTORY = new ClassName("org.apache.hadoop.hdfs.LeaseRenewer$Factory");
-        public static final FieldName PEER_CACHE_INSTANCE = PEER_CACHE.settableStaticField("instance", PEER_CACHE.name());
-        public static final MethodName PEER_CACHE_CLEAR = PEER_CACHE.method("clear");
+        private static final ClassName LEASE_RENEWER_FACTORY = new ClassName(
+                in2Or3("org.apache.hadoop.hdfs", "org.apache.hadoop.hdfs.client.impl") + ".LeaseRenewer$Factory");
+        /** 3.x: no JVM-wide peer cache (each ClientContext has its own: CLIENT_CONTEXTS). */
+        public static final Optional<FieldName> PEER_CACHE_INSTANCE =
+                onlyIn2(PEER_CACHE.settableStaticField("instance", PEER_CACHE.name()));
+        public static final Optional<MethodName> PEER_CACHE_CLEAR = onlyIn2(PEER_CACHE.method("clear"));
         public static final FieldName LEASE_RENEWERS_INSTANCE =
                 LEASE_RENEWER_FACTORY.staticField("INSTANCE", LEASE_RENEWER_FACTORY.name());
         public static final FieldName LEASE_RENEWERS = LEASE_RENEWER_FACTORY.field("renewers", MAP);
-        public static final FieldName LOCAL_DATANODE_INFO = new ClassName("org.apache.hadoop.hdfs.BlockReaderLocalLegacy")
+        public static final FieldName LOCAL_DATANODE_INFO = new ClassName(
+                in2Or3("org.apache.hadoop.hdfs", "org.apache.hadoop.hdfs.client.impl") + ".BlockReaderLocalLegacy")
                 .staticField("localDatanodeInfoMap", MAP);
+        /**
+         * 3.x: the HDFS clients' contexts by name (peer cache, short-circuit caches, their
+         * threads), which are not reset yet: a slot whose task left one retires.
+         */
+        public static final Optional<FieldName> CLIENT_CONTEXTS =
+                onlyIn3(new ClassName("org.apache.hadoop.hdfs.ClientContext").staticField("CACHES", MAP));
     }
 
     public static final class SecurityReset {
         public static final MethodName UGI_RESET = UGI.staticMethod("reset");
-        public static final FieldName KEYTAB_PRINCIPAL = UGI.settableStaticField("keytabPrincipal", STRING);
-        public static final FieldName KEYTAB_FILE = UGI.settableStaticField("keytabFile", STRING);
+        /** 3.x: gone (each login user keeps its own keytab; reset() drops the login user). */
+        public static final Optional<FieldName> KEYTAB_PRINCIPAL = onlyIn2(UGI.settableStaticField("keytabPrincipal", STRING));
+        public static final Optional<FieldName> KEYTAB_FILE = onlyIn2(UGI.settableStaticField("keytabFile", STRING));
         public static final FieldName GROUPS = new ClassName("org.apache.hadoop.security.Groups")
                 .settableStaticField("GROUPS", "org.apache.hadoop.security.Groups");
         public static final FieldName TOKEN_KINDS = TOKEN.settableStaticField("tokenKindMap", MAP);
@@ -138,7 +204,11 @@ public final class HadoopNames {
 
     /** Static ServiceLoaders, each with the service it loads. */
     public static final class ServiceLoaderStatics {
-        public static final FieldName TOKEN_RENEWERS = TOKEN.settableStaticField("renewers", SERVICE_LOADER);
+        /**
+         * 3.x: final (3.5.0), so it keeps the loader its initialiser saw: the shared loader, as
+         * the slot initialises Token (HadoopTaskReset.SLOT_INITIALISED); a job's own TokenRenewers are not found.
+         */
+        public static final Optional<FieldName> TOKEN_RENEWERS = onlyIn2(TOKEN.settableStaticField("renewers", SERVICE_LOADER));
         public static final ClassName TOKEN_RENEWER = new ClassName("org.apache.hadoop.security.token.TokenRenewer");
         public static final FieldName SECURITY_INFO_PROVIDERS = new ClassName("org.apache.hadoop.security.SecurityUtil")
                 .settableStaticField("securityInfoProviders", SERVICE_LOADER);
@@ -163,21 +233,24 @@ public final class HadoopNames {
                 JVM_METRICS_SINGLETON.staticField("INSTANCE", JVM_METRICS_SINGLETON.name());
         public static final FieldName JVM_METRICS_IMPL = JVM_METRICS_SINGLETON.settableField("impl",
                 "org.apache.hadoop.metrics2.source.JvmMetrics");
-        public static final ClassName EVENT_COUNTS = EVENT_COUNTER.nested("EventCounts");
-        public static final MethodName NEW_EVENT_COUNTS = EVENT_COUNTS.constructor();
-        public static final FieldName COUNTS = EVENT_COUNTER.settableStaticField("counts", EVENT_COUNTS.name());
+        /** 3.x: no EventCounter (log event counts). */
+        public static final Optional<ClassName> EVENT_COUNTS = onlyIn2(EVENT_COUNTER.nested("EventCounts"));
+        public static final Optional<MethodName> NEW_EVENT_COUNTS = onlyIn2(EVENT_COUNTER.nested("EventCounts").constructor());
+        public static final Optional<FieldName> COUNTS =
+                onlyIn2(EVENT_COUNTER.settableStaticField("counts", EVENT_COUNTER.nested("EventCounts").name()));
         public static final ClassName UGI_METRICS = UGI.nested("UgiMetrics");
         public static final MethodName CREATE_UGI_METRICS = UGI_METRICS.staticMethod("create");
         public static final FieldName METRICS = UGI.settableStaticField("metrics", UGI_METRICS.name());
     }
 
+    /** 3.x: none of it (metrics v1 is gone; the shuffle's client metrics are metrics2's). */
     public static final class MetricsV1Reset {
         private static final ClassName CONTEXT_FACTORY = new ClassName("org.apache.hadoop.metrics.ContextFactory");
-        public static final FieldName THE_FACTORY =
-                CONTEXT_FACTORY.settableStaticField("theFactory", CONTEXT_FACTORY.name());
-        public static final FieldName NULL_CONTEXTS = CONTEXT_FACTORY.staticField("nullContextMap", MAP);
-        public static final FieldName JVM_METRICS = new ClassName("org.apache.hadoop.metrics.jvm.JvmMetrics")
-                .settableStaticField("theInstance", "org.apache.hadoop.metrics.jvm.JvmMetrics");
+        public static final Optional<FieldName> THE_FACTORY =
+                onlyIn2(CONTEXT_FACTORY.settableStaticField("theFactory", CONTEXT_FACTORY.name()));
+        public static final Optional<FieldName> NULL_CONTEXTS = onlyIn2(CONTEXT_FACTORY.staticField("nullContextMap", MAP));
+        public static final Optional<FieldName> JVM_METRICS = onlyIn2(new ClassName("org.apache.hadoop.metrics.jvm.JvmMetrics")
+                .settableStaticField("theInstance", "org.apache.hadoop.metrics.jvm.JvmMetrics"));
     }
 
     public static final class ClassRegistries {
@@ -223,12 +296,16 @@ public final class HadoopNames {
         private static final ClassName CODEC_POOL = new ClassName("org.apache.hadoop.io.compress.CodecPool");
         public static final FieldName COMPRESSOR_POOL = CODEC_POOL.staticField("compressorPool", MAP);
         public static final FieldName DECOMPRESSOR_POOL = CODEC_POOL.staticField("decompressorPool", MAP);
-        public static final FieldName COMPRESSOR_COUNTS =
-                CODEC_POOL.staticField("compressorCounts", "com.google.common.cache.Cache");
-        public static final FieldName DECOMPRESSOR_COUNTS =
-                CODEC_POOL.staticField("decompressorCounts", "com.google.common.cache.Cache");
-        public static final FieldName BZIP2_SKIP = new ClassName("org.apache.hadoop.io.compress.bzip2.CBZip2InputStream")
-                .settableStaticField("skipDecompression", BOOLEAN);
+        /** Guava's Cache: 2.x's own Guava, 3.x's shaded one. */
+        private static final ClassName CACHE = new ClassName(
+                in2Or3("", "org.apache.hadoop.thirdparty.") + "com.google.common.cache.Cache");
+        public static final FieldName COMPRESSOR_COUNTS = CODEC_POOL.staticField("compressorCounts", CACHE.name());
+        public static final FieldName DECOMPRESSOR_COUNTS = CODEC_POOL.staticField("decompressorCounts", CACHE.name());
+        public static final MethodName INVALIDATE_ALL = CACHE.method("invalidateAll");
+        /** 3.x: an instance field (nothing to reset). */
+        public static final Optional<FieldName> BZIP2_SKIP = onlyIn2(
+                new ClassName("org.apache.hadoop.io.compress.bzip2.CBZip2InputStream")
+                .settableStaticField("skipDecompression", BOOLEAN));
     }
 
     public static final class IpcReset {
@@ -279,22 +356,36 @@ public final class HadoopNames {
         public static final FieldName PREV_LOG_LENGTH = TASK_LOG.settableStaticField("prevLogLength", LONG);
         public static final FieldName CURRENT_TASK = TASK_LOG.settableStaticField("currentTaskid", TASK_ATTEMPT_ID);
         public static final ClassName TASK = new ClassName("org.apache.hadoop.mapred.Task");
-        public static final FieldName INCLUDE_FINAL_MERGE = new ClassName("org.apache.hadoop.mapred.Merger")
-                .settableStaticField("includeFinalMerge", BOOLEAN);
-        public static final ClassName COUNTERS = new ClassName("org.apache.hadoop.mapred.Counters");
+        /** 3.x: gone (a parameter of the merge). */
+        public static final Optional<FieldName> INCLUDE_FINAL_MERGE = onlyIn2(new ClassName("org.apache.hadoop.mapred.Merger")
+                .settableStaticField("includeFinalMerge", BOOLEAN));
+        /** 2.x: Counters' limits are settable copies of Limits' (3.x: final, from the node's configuration). */
+        public static final Optional<ClassName> COUNTERS = onlyIn2(new ClassName("org.apache.hadoop.mapred.Counters"));
+        /**
+         * 3.x: Limits reads its limits once, from the first configuration it is given (YarnChild
+         * gives the job's); forgotten after each run, so that each task reads its own job's.
+         */
+        public static final Optional<FieldName> LIMITS_INITED = onlyIn3(
+                new ClassName("org.apache.hadoop.mapreduce.counters.Limits").settableStaticField("isInited", BOOLEAN));
         public static final FieldName SCHEMES = new ClassName("org.apache.hadoop.mapreduce.counters.FileSystemCounterGroup")
                 .staticField("schemes", MAP);
         public static final FieldName AGGREGATOR_DESCRIPTORS =
                 new ClassName("org.apache.hadoop.mapreduce.lib.aggregate.ValueAggregatorJobBase")
                         .settableStaticField("aggregatorDescriptorList", "java.util.ArrayList");
         public static final ClassName FETCHER = new ClassName("org.apache.hadoop.mapreduce.task.reduce.Fetcher");
-        public static final FieldName FETCHER_NEXT_ID = FETCHER.settableStaticField("nextId", INT);
+        /** An int (2.x) or a final AtomicInteger (3.x). */
+        public static final FieldName FETCHER_NEXT_ID =
+                in2Or3(FETCHER.settableStaticField("nextId", INT), FETCHER.staticField("NEXT_ID", ATOMIC_INTEGER));
         public static final FieldName SSL_SHUFFLE = FETCHER.settableStaticField("sslShuffle", BOOLEAN);
         public static final FieldName SSL_FACTORY =
                 FETCHER.settableStaticField("sslFactory", "org.apache.hadoop.security.ssl.SSLFactory");
-        public static final FieldName SHUFFLE_START =
-                new ClassName("org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl")
-                .settableStaticField("shuffleStart", "java.lang.ThreadLocal");
+        /**
+         * 3.x: a final ThreadLocal (SHUFFLE_START), whose values belong to the run's threads,
+         * which all end with it (a run's main thread is new): nothing to reset.
+         */
+        public static final Optional<FieldName> SHUFFLE_START =
+                onlyIn2(new ClassName("org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl")
+                .settableStaticField("shuffleStart", "java.lang.ThreadLocal"));
         public static final FieldName MAP_OUTPUT_ID = new ClassName("org.apache.hadoop.mapreduce.task.reduce.MapOutput")
                 .staticField("ID", ATOMIC_INTEGER);
         public static final FieldName LOCAL_JOB_ID = new ClassName("org.apache.hadoop.mapred.LocalJobRunner")
@@ -302,10 +393,13 @@ public final class HadoopNames {
         public static final ClassName EXIT_UTIL = new ClassName("org.apache.hadoop.util.ExitUtil");
         public static final FieldName SYSTEM_EXIT_DISABLED = EXIT_UTIL.settableStaticField("systemExitDisabled", BOOLEAN);
         public static final FieldName SYSTEM_HALT_DISABLED = EXIT_UTIL.settableStaticField("systemHaltDisabled", BOOLEAN);
-        public static final FieldName FIRST_EXIT =
-                EXIT_UTIL.settableStaticField("firstExitException", EXIT_UTIL.nested("ExitException").name());
-        public static final FieldName FIRST_HALT =
-                EXIT_UTIL.settableStaticField("firstHaltException", EXIT_UTIL.nested("HaltException").name());
+        /** The exception itself (2.x) or a final AtomicReference to it (3.x). */
+        public static final FieldName FIRST_EXIT = in2Or3(
+                EXIT_UTIL.settableStaticField("firstExitException", EXIT_UTIL.nested("ExitException").name()),
+                EXIT_UTIL.staticField("FIRST_EXIT_EXCEPTION", ATOMIC_REFERENCE));
+        public static final FieldName FIRST_HALT = in2Or3(
+                EXIT_UTIL.settableStaticField("firstHaltException", EXIT_UTIL.nested("HaltException").name()),
+                EXIT_UTIL.staticField("FIRST_HALT_EXCEPTION", ATOMIC_REFERENCE));
         public static final ClassName READAHEAD_POOL = new ClassName("org.apache.hadoop.io.ReadaheadPool");
         public static final FieldName READAHEAD_INSTANCE =
                 READAHEAD_POOL.settableStaticField("instance", READAHEAD_POOL.name());
@@ -320,7 +414,8 @@ public final class HadoopNames {
         private static final ClassName WEB_APP_UTIL = new ClassName("org.apache.hadoop.mapreduce.v2.util.MRWebAppUtil");
         private static final ClassName RACK_RESOLVER = new ClassName("org.apache.hadoop.yarn.util.RackResolver");
         private static final String POLICY = "org.apache.hadoop.http.HttpConfig$Policy";
-        public static final FieldName HTTP_POLICY = HTTP_CONFIG.settableStaticField("policy", POLICY);
+        /** 3.x: gone (HttpConfig keeps no policy). */
+        public static final Optional<FieldName> HTTP_POLICY = onlyIn2(HTTP_CONFIG.settableStaticField("policy", POLICY));
         public static final FieldName POLICY_IN_YARN = WEB_APP_UTIL.settableStaticField("httpPolicyInYarn", POLICY);
         public static final FieldName POLICY_IN_JHS = WEB_APP_UTIL.settableStaticField("httpPolicyInJHS", POLICY);
         public static final FieldName CONTAINER_SPEC_LOCK = ATTEMPT.staticField("commonContainerSpecLock", OBJECT);
@@ -336,8 +431,14 @@ public final class HadoopNames {
         public static final FieldName HISTORY_FILES =
                 new ClassName("org.apache.hadoop.mapreduce.jobhistory.JobHistoryEventHandler")
                 .staticField("fileMap", MAP);
-        public static final MethodName CLEAR_NM_TOKENS = new ClassName("org.apache.hadoop.yarn.client.api.NMTokenCache")
-                .staticMethod("clearCache");
+        private static final ClassName NM_TOKEN_CACHE_CLASS = new ClassName("org.apache.hadoop.yarn.client.api.NMTokenCache");
+        /** Static (2.x), or a method of the singleton NM_TOKEN_CACHE (3.x). */
+        public static final MethodName CLEAR_NM_TOKENS = in2Or3(NM_TOKEN_CACHE_CLASS.staticMethod("clearCache"),
+                NM_TOKEN_CACHE_CLASS.method("clearCache"));
+        public static final Optional<FieldName> NM_TOKEN_CACHE =
+                onlyIn3(NM_TOKEN_CACHE_CLASS.staticField("NM_TOKEN_CACHE", NM_TOKEN_CACHE_CLASS.name()));
+        /** 3.x: the MRAppMaster's statics are not audited yet: a slot that ran one retires. */
+        public static final ClassName MR_APP_MASTER = new ClassName("org.apache.hadoop.mapreduce.v2.app.MRAppMaster");
         public static final FieldName RACK_RESOLVER_INIT = RACK_RESOLVER.settableStaticField("initCalled", BOOLEAN);
         public static final FieldName RACK_MAPPING = RACK_RESOLVER.settableStaticField("dnsToSwitchMapping",
                 "org.apache.hadoop.net.DNSToSwitchMapping");
@@ -361,11 +462,22 @@ public final class HadoopNames {
                 .field("taskStatus", "org.apache.hadoop.mapred.TaskStatus");
     }
 
-    /** The RPC engine method that the launch counters' engine overrides to wrap the umbilical's proxy. */
+    /**
+     * The RPC engine method that the launch counters' engines override to wrap the umbilical's
+     * proxy (2.2's org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine, 3.x's
+     * org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine): every overload, so that RPC calls
+     * none the engine passes by (3.x's RPC calls the 10-argument one).
+     */
     public static final class TaskLaunchCountingEngine {
+        private static final List<String> BY_ADDRESS = List.of("java.lang.Class", "long", "java.net.InetSocketAddress",
+                "org.apache.hadoop.security.UserGroupInformation", "org.apache.hadoop.conf.Configuration",
+                "javax.net.SocketFactory", "int", "org.apache.hadoop.io.retry.RetryPolicy");
+        private static final List<String> BY_ADDRESS_3 = java.util.stream.Stream.concat(BY_ADDRESS.stream(),
+                java.util.stream.Stream.of(ATOMIC_BOOLEAN, "org.apache.hadoop.ipc.AlignmentContext")).toList();
+        private static final List<String> BY_CONNECTION_3 = List.of("java.lang.Class", "long",
+                "org.apache.hadoop.ipc.Client$ConnectionId", "org.apache.hadoop.conf.Configuration",
+                "javax.net.SocketFactory", "org.apache.hadoop.ipc.AlignmentContext");
         public static final Overloads GET_PROXY = new Overloads(new ClassName("org.apache.hadoop.ipc.RpcEngine"), "getProxy",
-                List.of(List.of("java.lang.Class", "long", "java.net.InetSocketAddress",
-                        "org.apache.hadoop.security.UserGroupInformation", "org.apache.hadoop.conf.Configuration",
-                        "javax.net.SocketFactory", "int", "org.apache.hadoop.io.retry.RetryPolicy")));
+                in2Or3(List.of(BY_ADDRESS), List.of(BY_ADDRESS, BY_ADDRESS_3, BY_CONNECTION_3)));
     }
 }

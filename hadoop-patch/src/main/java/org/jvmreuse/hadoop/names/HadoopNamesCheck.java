@@ -89,6 +89,8 @@ public final class HadoopNamesCheck {
             into.add(name);
         } else if (value instanceof Collection<?> values) {
             values.forEach(v -> collect(v, into));
+        } else if (value instanceof java.util.Optional<?> name) { // empty: a name this version lacks on purpose
+            name.ifPresent(v -> collect(v, into));
         }
     }
 
@@ -182,6 +184,38 @@ public final class HadoopNamesCheck {
     }
 
     /** The class or primitive type, not initialised; null if this Hadoop has none. */
+    /**
+     * The overloads of {@code overloads} that {@code hook} (a class that overrides them) does not
+     * declare, itself or a superclass of this library (not Hadoop's), as a problem; null if none.
+     */
+    public String notOverridden(Class<?> hook, Overloads overloads) {
+        List<String> missing = new ArrayList<>();
+        for (List<String> signature : overloads.signatures()) {
+            Class<?>[] parameters = signature.stream().map(this::load).toArray(Class<?>[]::new);
+            try {
+                if (Arrays.asList(parameters).contains(null)) {
+                    throw new NoSuchMethodException();
+                }
+                declaredByHook(hook, overloads.name(), parameters);
+            } catch (NoSuchMethodException e) {
+                missing.add(overloads.name() + "(" + String.join(", ", signature) + ")");
+            }
+        }
+        return missing.isEmpty() ? null : hook.getName() + " does not override " + String.join("; ", missing);
+    }
+
+    private static void declaredByHook(Class<?> hook, String name, Class<?>[] parameters) throws NoSuchMethodException {
+        for (Class<?> k = hook; k != null && !k.getName().startsWith("org.apache.hadoop."); k = k.getSuperclass()) {
+            try {
+                k.getDeclaredMethod(name, parameters);
+                return;
+            } catch (NoSuchMethodException e) {
+                // its superclass may
+            }
+        }
+        throw new NoSuchMethodException(name);
+    }
+
     private Class<?> load(String name) {
         Class<?> primitive = PRIMITIVES.get(name);
         if (primitive != null) {

@@ -12,6 +12,8 @@ import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.GLOBAL_LIST
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.GUICE_FILTER_RESET;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.HISTORY_FILES;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.HTTP_POLICY;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.MR_APP_MASTER;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.NM_TOKEN_CACHE;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.POLICY_IN_JHS;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.POLICY_IN_YARN;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.RACK_MAPPING;
@@ -26,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jvmreuse.hadoop.names.ClassName;
+import org.jvmreuse.hadoop.names.HadoopNames;
 
 /**
  * Statics that an MRAppMaster run sets (its own classes, the MapReduce and YARN helpers it calls,
@@ -46,18 +49,25 @@ final class AppMasterStatics {
      * later run gets back.
      */
     static void beforeRun() {
-        if (nodeHttpPolicy == null) {
-            try {
-                Class<?> httpConfig = Class.forName(HTTP_POLICY.owner().name(), true, SharedClasses.loader());
-                nodeHttpPolicy = Fields.getStatic(httpConfig, HTTP_POLICY);
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException(e);
+        HTTP_POLICY.ifPresent(policy -> {
+            if (nodeHttpPolicy == null) {
+                try {
+                    Class<?> httpConfig = Class.forName(policy.owner().name(), true, SharedClasses.loader());
+                    nodeHttpPolicy = Fields.getStatic(httpConfig, policy);
+                } catch (ClassNotFoundException e) {
+                    throw new IllegalStateException(e);
+                }
             }
-        }
+        });
     }
 
     static void afterRun() {
-        ifLoaded(HTTP_POLICY.owner(), c -> Fields.setStatic(c, HTTP_POLICY, nodeHttpPolicy));
+        if (HadoopNames.HADOOP_3) {
+            ifLoaded(MR_APP_MASTER, c -> {
+                throw new IllegalStateException("an MRAppMaster ran: its statics on Hadoop 3.x are not audited yet (issue 31)");
+            });
+        }
+        HTTP_POLICY.ifPresent(policy -> ifLoaded(policy.owner(), c -> Fields.setStatic(c, policy, nodeHttpPolicy)));
         ifLoaded(POLICY_IN_YARN.owner(), c -> {
             Fields.setStatic(c, POLICY_IN_YARN, null);
             Fields.setStatic(c, POLICY_IN_JHS, null);
@@ -78,7 +88,13 @@ final class AppMasterStatics {
         // history writers by job id: an AM's stop closes every one it finds, and its retry has the same id
         ifLoaded(HISTORY_FILES.owner(), c -> ((Map<?, ?>) Fields.getStatic(c, HISTORY_FILES)).clear());
         // NM tokens of the application, by node
-        ifLoaded(CLEAR_NM_TOKENS.owner(), c -> Fields.callStatic(c, CLEAR_NM_TOKENS));
+        ifLoaded(CLEAR_NM_TOKENS.owner(), c -> {
+            if (CLEAR_NM_TOKENS.isStatic()) {
+                Fields.callStatic(c, CLEAR_NM_TOKENS);
+            } else {
+                Fields.call(Fields.getStatic(c, NM_TOKEN_CACHE.orElseThrow()), CLEAR_NM_TOKENS);
+            }
+        });
         // initialised once per JVM from the first job's configuration (its topology mapping class)
         ifLoaded(RACK_RESOLVER_INIT.owner(), c -> {
             synchronized (c) {

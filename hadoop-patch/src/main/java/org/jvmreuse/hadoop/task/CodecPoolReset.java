@@ -5,8 +5,8 @@ import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.COMPRESSOR_CO
 import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.COMPRESSOR_POOL;
 import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.DECOMPRESSOR_COUNTS;
 import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.DECOMPRESSOR_POOL;
+import static org.jvmreuse.hadoop.names.HadoopNames.CodecPoolReset.INVALIDATE_ALL;
 
-import com.google.common.cache.Cache;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -29,11 +29,11 @@ final class CodecPoolReset {
         SharedClasses.loaded(COMPRESSOR_POOL.owner()).ifPresent(c -> {
             drain(pool(COMPRESSOR_POOL), o -> ((Compressor) o).end());
             drain(pool(DECOMPRESSOR_POOL), o -> ((Decompressor) o).end());
-            ((Cache<?, ?>) Fields.getStatic(CodecPool.class, COMPRESSOR_COUNTS)).invalidateAll();
-            ((Cache<?, ?>) Fields.getStatic(CodecPool.class, DECOMPRESSOR_COUNTS)).invalidateAll();
+            Fields.callAsDeclared(Fields.getStatic(CodecPool.class, COMPRESSOR_COUNTS), INVALIDATE_ALL);
+            Fields.callAsDeclared(Fields.getStatic(CodecPool.class, DECOMPRESSOR_COUNTS), INVALIDATE_ALL);
         });
-        SharedClasses.loaded(BZIP2_SKIP.owner()).ifPresent(c ->
-                Fields.setStatic(c, BZIP2_SKIP, false));
+        BZIP2_SKIP.ifPresent(skip -> SharedClasses.loaded(skip.owner()).ifPresent(c ->
+                Fields.setStatic(c, skip, false)));
     }
 
     private static Map<?, ? extends List<?>> pool(FieldName field) {

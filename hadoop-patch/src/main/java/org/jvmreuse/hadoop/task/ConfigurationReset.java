@@ -47,7 +47,7 @@ final class ConfigurationReset {
                 }
             }
             for (Object info : deprecations().values()) {
-                Fields.set(info, DEPRECATION_ACCESSED, false);
+                Fields.reset(info, DEPRECATION_ACCESSED, false);
             }
         }
         Map<?, ?> classCache = (Map<?, ?>) Fields.getStatic(Configuration.class, CLASS_CACHE);
@@ -67,6 +67,6 @@ final class ConfigurationReset {
     }
 
     private static Map<?, ?> deprecations() {
-        return (Map<?, ?>) Fields.getStatic(Configuration.class, DEPRECATED_KEYS);
+        return (Map<?, ?>) Fields.follow(Configuration.class, DEPRECATED_KEYS);
     }
 }

@@ -45,6 +45,64 @@ final class Fields {
         }
     }
 
+    /**
+     * Gives a static field its initial {@code value}: sets it where the name is settable (a plain
+     * field), else sets the atomic (AtomicReference, AtomicInteger, AtomicBoolean) the final field holds.
+     */
+    static void resetStatic(Class<?> c, FieldName name, Object value) {
+        if (name.settable()) {
+            setStatic(c, name, value);
+        } else {
+            setAtomic(getStatic(c, name), value);
+        }
+    }
+
+    /** As {@link #resetStatic}, for an instance field of {@code target}. */
+    static void reset(Object target, FieldName name, Object value) {
+        if (name.settable()) {
+            set(target, name, value);
+        } else {
+            setAtomic(get(target, name), value);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void setAtomic(Object atomic, Object value) {
+        if (atomic instanceof java.util.concurrent.atomic.AtomicReference<?> reference) {
+            ((java.util.concurrent.atomic.AtomicReference<Object>) reference).set(value);
+        } else if (atomic instanceof java.util.concurrent.atomic.AtomicInteger integer) {
+            integer.set((Integer) value);
+        } else if (atomic instanceof java.util.concurrent.atomic.AtomicBoolean bool) {
+            bool.set((Boolean) value);
+        } else {
+            throw new IllegalStateException("not a settable field nor an atomic: " + atomic);
+        }
+    }
+
+    /**
+     * The object at the end of a path of fields: the first static, each next one read from the
+     * object before it (an AtomicReference's value, where a field holds one).
+     */
+    static Object follow(Class<?> c, java.util.List<FieldName> path) {
+        Object o = getStatic(c, path.get(0));
+        for (FieldName next : path.subList(1, path.size())) {
+            if (o instanceof java.util.concurrent.atomic.AtomicReference<?> reference) {
+                o = reference.get();
+            }
+            o = get(o, next);
+        }
+        return o;
+    }
+
+    /** Calls an instance method that takes no arguments as declared by its name's owner (an interface, say). */
+    static Object callAsDeclared(Object target, MethodName name) {
+        try {
+            return invoke(Class.forName(name.owner().name(), false, target.getClass().getClassLoader()), target, name.name());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no " + name.owner() + " for " + target.getClass().getName() + ": " + e, e);
+        }
+    }
+
     /** Calls a static method of any access that takes no arguments. */
     static Object callStatic(Class<?> c, MethodName name) {
         return invoke(c, null, name.name());
@@ -87,6 +145,6 @@ final class Fields {
                 // look further up
             }
         }
-        throw new IllegalStateException("no field " + name + " in " + c.getName() + " (not Hadoop 2.2.0?)");
+        throw new IllegalStateException("no field " + name + " in " + c.getName() + " (not the Hadoop of the names table?)");
     }
 }

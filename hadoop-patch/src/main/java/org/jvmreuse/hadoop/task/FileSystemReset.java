@@ -8,6 +8,8 @@ import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CACHE_TO_AUT
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CONF;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.DELETE_ON_EXIT;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.FILE_SYSTEMS_LOADED;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.GLOBAL_STATISTICS;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.GLOBAL_STATISTICS_MAP;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.HAR_METADATA;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.SECURE_IO_FILE_SYSTEM;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.SERVICE_FILE_SYSTEMS;
@@ -46,8 +48,15 @@ final class FileSystemReset {
             ((Map<?, ?>) Fields.getStatic(FileSystem.class, SERVICE_FILE_SYSTEMS)).clear();
             Fields.setStatic(FileSystem.class, FILE_SYSTEMS_LOADED, false);
             Fields.setStatic(FileSystem.class, SYMLINK_ENABLED, false);
-            Fields.setStatic(FileSystem.class, CONF, null);
+            CONF.ifPresent(conf -> Fields.setStatic(FileSystem.class, conf, null));
         }
+        // 3.x: every file system instance's statistics by name (S3A, ABFS, HDFS, local, ...)
+        GLOBAL_STATISTICS.ifPresent(instance -> SharedClasses.loaded(instance.owner()).ifPresent(c -> {
+            Object global = Fields.getStatic(c, instance);
+            synchronized (global) {
+                ((Map<?, ?>) Fields.get(global, GLOBAL_STATISTICS_MAP.orElseThrow())).clear();
+            }
+        }));
         synchronized (AbstractFileSystem.class) {
             ((Map<?, ?>) Fields.getStatic(AbstractFileSystem.class, ABSTRACT_STATISTICS_TABLE)).clear();
         }

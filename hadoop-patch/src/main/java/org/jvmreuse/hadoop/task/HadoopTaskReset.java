@@ -10,7 +10,7 @@ import org.jvmreuse.hadoop.counters.TaskLaunches;
 import org.jvmreuse.hadoop.names.ClassName;
 
 /**
- * The slot's run hook for Hadoop 2.2.0 (listed in META-INF/services/org.jvmreuse.boot.RunHook): Hadoop's classes
+ * The slot's run hook for Hadoop 2.2.0 and 3.x (its names: HadoopNames; listed in META-INF/services/org.jvmreuse.boot.RunHook): Hadoop's classes
  * stay loaded in the slot's shared loader across YARN task containers, and this makes each task
  * see the Hadoop state of a new JVM, and lets the finished task's class loader be collected.
  * Each reset step runs on its own (see {@link Problems}): beforeRun never throws; afterRun throws
@@ -57,6 +57,8 @@ public final class HadoopTaskReset implements RunHook {
         p.critical("class registries", ClassRegistries::beforeRun);
         p.minor("service loaders", () -> ServiceLoaderStatics.pointAt(Thread.currentThread().getContextClassLoader()));
         p.critical("MRAppMaster statics", AppMasterStatics::beforeRun);
+        // 3.x: what the slot's start read (Counters' initialiser) is not the task's job's
+        p.critical("counter limits", MapReduceStatics::forgetCounterLimits);
         pending = p;
     }
 

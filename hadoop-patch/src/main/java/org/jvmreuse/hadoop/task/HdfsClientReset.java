@@ -1,5 +1,6 @@
 package org.jvmreuse.hadoop.task;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.CLIENT_CONTEXTS;
 import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LEASE_RENEWERS;
 import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LEASE_RENEWERS_INSTANCE;
 import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LOCAL_DATANODE_INFO;
@@ -19,15 +20,25 @@ final class HdfsClientReset {
     }
 
     static void afterRun() {
-        SharedClasses.loaded(PEER_CACHE_INSTANCE.owner()).ifPresent(peerCache -> {
+        PEER_CACHE_INSTANCE.ifPresent(instance -> SharedClasses.loaded(instance.owner()).ifPresent(peerCache -> {
             synchronized (peerCache) {
-                Object cache = Fields.getStatic(peerCache, PEER_CACHE_INSTANCE);
+                Object cache = Fields.getStatic(peerCache, instance);
                 if (cache != null) {
-                    Fields.call(cache, PEER_CACHE_CLEAR); // closes the sockets; close() would join the stopped daemon
-                    Fields.setStatic(peerCache, PEER_CACHE_INSTANCE, null);
+                    Fields.call(cache, PEER_CACHE_CLEAR.orElseThrow()); // closes the sockets; close() would join the stopped daemon
+                    Fields.setStatic(peerCache, instance, null);
                 }
             }
-        });
+        }));
+        // 3.x: not reset yet, so a slot whose task made an HDFS client context does not serve again
+        CLIENT_CONTEXTS.ifPresent(contexts -> SharedClasses.loaded(contexts.owner()).ifPresent(c -> {
+            synchronized (c) {
+                Map<?, ?> made = (Map<?, ?>) Fields.getStatic(c, contexts);
+                if (!made.isEmpty()) {
+                    throw new IllegalStateException("the task left HDFS client contexts " + made.keySet()
+                            + ", whose caches and threads are not reset on Hadoop 3.x yet (issue 31)");
+                }
+            }
+        }));
         SharedClasses.loaded(LEASE_RENEWERS_INSTANCE.owner()).ifPresent(factory -> {
             Object instance = Fields.getStatic(factory, LEASE_RENEWERS_INSTANCE);
             synchronized (instance) {

@@ -9,6 +9,7 @@ import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.FETCHER_NEX
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.FIRST_EXIT;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.FIRST_HALT;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.INCLUDE_FINAL_MERGE;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.LIMITS_INITED;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.LOCAL_FS;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.LOCAL_JOB_ID;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.MAP_OUTPUT_ID;
@@ -61,16 +62,17 @@ final class MapReduceStatics {
         });
         ifLoaded(TASK, c -> Task.MERGED_OUTPUT_PREFIX = ".merged");
         // MapTask sets it; a map task after a reduce task would count the final merge in its progress
-        ifLoaded(INCLUDE_FINAL_MERGE.owner(), c -> Fields.setStatic(c, INCLUDE_FINAL_MERGE, false));
-        ifLoaded(COUNTERS, c -> {
+        INCLUDE_FINAL_MERGE.ifPresent(merge -> ifLoaded(merge.owner(), c -> Fields.setStatic(c, merge, false)));
+        COUNTERS.ifPresent(counters -> ifLoaded(counters, c -> {
             Counters.MAX_COUNTER_LIMIT = Limits.COUNTERS_MAX;
             Counters.MAX_GROUP_LIMIT = Limits.GROUPS_MAX;
-        });
+        }));
+        forgetCounterLimits();
         ifLoaded(SCHEMES.owner(), c -> ((Map<?, ?>) Fields.getStatic(c, SCHEMES)).clear());
         ifLoaded(AGGREGATOR_DESCRIPTORS.owner(), c -> Fields.setStatic(c, AGGREGATOR_DESCRIPTORS, null));
         ifLoaded(FETCHER, c -> {
             synchronized (c) {
-                Fields.setStatic(c, FETCHER_NEXT_ID, 0);
+                Fields.resetStatic(c, FETCHER_NEXT_ID, 0);
                 Fields.setStatic(c, SSL_SHUFFLE, false);
                 SSLFactory ssl = (SSLFactory) Fields.getStatic(c, SSL_FACTORY);
                 if (ssl != null) {
@@ -79,7 +81,8 @@ final class MapReduceStatics {
                 }
             }
         });
-        ifLoaded(SHUFFLE_START.owner(), c -> Fields.setStatic(c, SHUFFLE_START, ThreadLocal.withInitial(() -> 0L)));
+        SHUFFLE_START.ifPresent(start -> ifLoaded(start.owner(),
+                c -> Fields.setStatic(c, start, ThreadLocal.withInitial(() -> 0L))));
         ifLoaded(MAP_OUTPUT_ID.owner(), c -> ((AtomicInteger) Fields.getStatic(c, MAP_OUTPUT_ID)).set(0));
         // a task may run a job in local mode; a new JVM's first local job is job_local<random>_0001
         ifLoaded(LOCAL_JOB_ID.owner(), c -> {
@@ -90,8 +93,8 @@ final class MapReduceStatics {
         ifLoaded(EXIT_UTIL, c -> {
             Fields.setStatic(c, SYSTEM_EXIT_DISABLED, false);
             Fields.setStatic(c, SYSTEM_HALT_DISABLED, false);
-            Fields.setStatic(c, FIRST_EXIT, null);
-            Fields.setStatic(c, FIRST_HALT, null);
+            Fields.resetStatic(c, FIRST_EXIT, null);
+            Fields.resetStatic(c, FIRST_HALT, null);
         });
         // IFileInputStream's readahead pool (only with native IO): its workers were the run's
         ifLoaded(READAHEAD_POOL, c -> {
@@ -103,6 +106,15 @@ final class MapReduceStatics {
                 }
             }
         });
+    }
+
+    /** 3.x: Limits reads the next configuration it is given (the next task's job's); also before each run. */
+    static void forgetCounterLimits() {
+        LIMITS_INITED.ifPresent(inited -> ifLoaded(inited.owner(), c -> {
+            synchronized (c) {
+                Fields.setStatic(c, inited, false);
+            }
+        }));
     }
 
     private static void ifLoaded(ClassName name, Consumer<Class<?>> reset) {

@@ -57,8 +57,8 @@ final class MetricsReset {
                 Fields.set(instance, JVM_METRICS_IMPL, null);
             }
         });
-        SharedClasses.loaded(COUNTS.owner()).ifPresent(counter ->
-                Fields.setStatic(counter, COUNTS, Fields.newInstance(nested(counter, EVENT_COUNTS))));
+        COUNTS.ifPresent(counts -> SharedClasses.loaded(counts.owner()).ifPresent(counter ->
+                Fields.setStatic(counter, counts, Fields.newInstance(nested(counter, EVENT_COUNTS.orElseThrow())))));
         SharedClasses.loaded(METRICS.owner()).ifPresent(ugi ->
                 Fields.setStatic(ugi, METRICS, Fields.callStatic(nested(ugi, UGI_METRICS), CREATE_UGI_METRICS)));
     }

@@ -18,20 +18,20 @@ final class MetricsV1Reset {
     }
 
     static void afterRun() {
-        SharedClasses.loaded(THE_FACTORY.owner()).ifPresent(c -> {
+        THE_FACTORY.ifPresent(theFactory -> SharedClasses.loaded(theFactory.owner()).ifPresent(c -> {
             synchronized (ContextFactory.class) {
-                ContextFactory factory = (ContextFactory) Fields.getStatic(ContextFactory.class, THE_FACTORY);
+                ContextFactory factory = (ContextFactory) Fields.getStatic(ContextFactory.class, theFactory);
                 if (factory != null) {
                     factory.getAllContexts().forEach(MetricsContext::close);
-                    Fields.setStatic(ContextFactory.class, THE_FACTORY, null);
+                    Fields.setStatic(ContextFactory.class, theFactory, null);
                 }
-                ((Map<?, ?>) Fields.getStatic(ContextFactory.class, NULL_CONTEXTS)).clear();
+                ((Map<?, ?>) Fields.getStatic(ContextFactory.class, NULL_CONTEXTS.orElseThrow())).clear();
             }
-        });
-        SharedClasses.loaded(JVM_METRICS.owner()).ifPresent(jvm -> {
+        }));
+        JVM_METRICS.ifPresent(instance -> SharedClasses.loaded(instance.owner()).ifPresent(jvm -> {
             synchronized (jvm) {
-                Fields.setStatic(jvm, JVM_METRICS, null);
+                Fields.setStatic(jvm, instance, null);
             }
-        });
+        }));
     }
 }

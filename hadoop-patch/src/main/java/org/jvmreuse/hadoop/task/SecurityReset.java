@@ -21,8 +21,8 @@ final class SecurityReset {
             synchronized (ugi) {
                 // UGI's own test reset: auth method, conf, groups, login user, HadoopKerberosName rules
                 Fields.callStatic(ugi, UGI_RESET);
-                Fields.setStatic(ugi, KEYTAB_PRINCIPAL, null);
-                Fields.setStatic(ugi, KEYTAB_FILE, null);
+                KEYTAB_PRINCIPAL.ifPresent(f -> Fields.setStatic(ugi, f, null));
+                KEYTAB_FILE.ifPresent(f -> Fields.setStatic(ugi, f, null));
             }
         });
         SharedClasses.loaded(GROUPS.owner()).ifPresent(groups -> {

@@ -22,7 +22,7 @@ final class ServiceLoaderStatics {
     }
 
     static void pointAt(ClassLoader loader) {
-        point(TOKEN_RENEWERS, TOKEN_RENEWER, loader);
+        TOKEN_RENEWERS.ifPresent(f -> point(f, TOKEN_RENEWER, loader));
         point(SECURITY_INFO_PROVIDERS, SECURITY_INFO, loader);
         point(FRAMEWORK_LOADER, CLIENT_PROTOCOL_PROVIDER, loader);
     }

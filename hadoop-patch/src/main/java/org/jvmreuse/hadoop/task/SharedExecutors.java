@@ -38,9 +38,9 @@ final class SharedExecutors {
 
     /** Called once at slot start-up; pools of absent (hdfs) classes are skipped. */
     static void adopt(ClassLoader shared) {
-        adopt(shared, IPC_SEND_PARAMS, "IPC Parameter Sending Thread #");
+        IPC_SEND_PARAMS.ifPresent(f -> adopt(shared, f, "IPC Parameter Sending Thread #"));
         adopt(shared, QUANTILES_SCHEDULER, "MutableQuantiles-");
-        adopt(shared, INPUT_STREAM_CACHE_CLEANER, "FileInputStreamCache Cleaner ");
+        INPUT_STREAM_CACHE_CLEANER.ifPresent(f -> adopt(shared, f, "FileInputStreamCache Cleaner "));
     }
 
     private static void adopt(ClassLoader shared, FieldName field, String namePrefix) {

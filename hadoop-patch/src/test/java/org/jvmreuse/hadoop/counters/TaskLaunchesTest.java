@@ -16,7 +16,7 @@ class TaskLaunchesTest {
     @Test
     void aTaskOutsideASlotIsStock() {
         Counters counters = new Counters();
-        TaskLaunchCountingEngine.count(counters);
+        TaskLaunchCounting.count(counters);
         assertEquals(1, counters.findCounter(TaskLaunches.STOCK_TASKS).getValue());
         assertEquals(0, counters.findCounter(TaskLaunches.POOLED_TASKS).getValue());
         assertEquals("Task launches", counters.getGroup(TaskLaunches.class.getName()).getDisplayName());
@@ -28,8 +28,8 @@ class TaskLaunchesTest {
     void aRunInASlotIsPooledAndCountsOnceHoweverOftenItReports() {
         Counters counters = new Counters();
         TaskLaunches.inSlot(true);
-        TaskLaunchCountingEngine.count(counters);
-        TaskLaunchCountingEngine.count(counters);
+        TaskLaunchCounting.count(counters);
+        TaskLaunchCounting.count(counters);
         assertEquals(1, counters.findCounter(TaskLaunches.POOLED_TASKS).getValue());
         assertEquals(0, counters.findCounter(TaskLaunches.STOCK_TASKS).getValue());
     }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class ClassNamesAcrossModulesTest {
     private static final Path REPO = Path.of(System.getProperty("jvmreuse.repo", "."));
-    private static final List<String> MODULES = List.of("pool-manager", "hadoop-patch", "mpi-shuffle", "workloads");
+    private static final List<String> MODULES = List.of("pool-manager", "hadoop-patch", "hadoop3-patch", "mpi-shuffle", "workloads");
 
     @Test
     void noModuleNamesAnotherModulesClassInAString() throws IOException {

@@ -32,6 +32,8 @@ class ProcessBoundariesTest {
                         List.of("org.jvmreuse.pool.slot", "org.jvmreuse.pool.slot.globals"), ""),
                 Arguments.of("hadoop-patch", List.of("org.jvmreuse.hadoop.executor"),
                         List.of("org.jvmreuse.hadoop.task", "org.jvmreuse.hadoop.warmup", "org.jvmreuse.hadoop.counters"), ""),
+                // Hadoop 3.x's executor (NodeManager) and its tasks' counters engine.
+                Arguments.of("hadoop3-patch", List.of("org.jvmreuse.hadoop3.executor"), List.of("org.jvmreuse.hadoop3.counters"), ""),
                 // The warm-up's loopback shuffle runs a Shuffle Manager and its reducer in one JVM.
                 Arguments.of("mpi-shuffle", List.of("org.jvmreuse.shuffle.server"), List.of("org.jvmreuse.shuffle.reduce"),
                         "LoopbackShuffle"));
@@ -53,12 +55,12 @@ class ProcessBoundariesTest {
     }
 
     /**
-     * What hadoop-patch and mpi-shuffle may use of the pool's code: only what it makes to be
+     * What hadoop-patch, hadoop3-patch and mpi-shuffle may use of the pool's code: only what it makes to be
      * shared, the boot jar's contracts and its admission rules (which the NodeManager's executor
      * applies before it hands a container to the pool); never the manager's or a slot's code.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"hadoop-patch", "mpi-shuffle"})
+    @ValueSource(strings = {"hadoop-patch", "hadoop3-patch", "mpi-shuffle"})
     void modulesUseOnlyWhatThePoolShares(String module) {
         Path classes = REPO.resolve(module).resolve("target/classes");
         assertTrue(Files.isDirectory(classes), classes + " is not built");

@@ -56,6 +56,17 @@ final class JobOutput {
         return counted;
     }
 
+    /** The lines of a job's reduce outputs ({@code part-r-*} in {@code out}). */
+    static List<String> reduceOutput(Path out) throws Exception {
+        List<String> written = new java.util.ArrayList<>();
+        try (Stream<Path> parts = Files.list(out)) {
+            for (Path part : parts.filter(p -> p.getFileName().toString().startsWith("part-r-")).sorted().toList()) {
+                written.addAll(Files.readAllLines(part));
+            }
+        }
+        return written;
+    }
+
     /**
      * The records of SequenceFile part files as {@code hadoop fs -text} prints them: the files
      * themselves carry a random sync marker, so equal jobs write different bytes.
