@@ -68,6 +68,10 @@
 #                                          the last line then reads "iterative across N hosts: ..."
 #                                          without pooled-uber
 #   LINK_RATE          (none)              with HOSTS: every host's link shaped to it (tc tbf), e.g. 1gbit
+#   JVMREUSE_HADOOP_VERSION  2.2.0         the cluster's Hadoop (jvmreuse-cluster --hadoop-version); on
+#                                          3.x (one host only) the modes default to "stock uber pool"
+#                                          (its application masters are not pooled yet, so there is no
+#                                          pooled-uber) and the last line reads "iterative (hadoop V): ..."
 #   OUT_DIR            build/bench/iterative (relative to the repository)
 #   KEEP=1             keeps the cluster dir (${TMPDIR:-/tmp}/jvmreuse-bench-iterative.*, across hosts
 #                      /var/tmp/jvmreuse-bench-iterative.*) with its logs
@@ -83,7 +87,12 @@ repo=$(cd "$here/../.." && pwd)
 # shellcheck source=job-scripts/lib/bench/cluster.sh
 source "$repo/job-scripts/lib/bench/cluster.sh"
 workloads=${WORKLOADS:-pagerank kmeans pagerank-large}
-modes=${MODES:-stock uber pool pooled-uber}
+hadoop_version=${JVMREUSE_HADOOP_VERSION:-2.2.0}
+if [[ $hadoop_version == 2.* ]]; then
+    modes=${MODES:-stock uber pool pooled-uber}
+else
+    modes=${MODES:-stock uber pool}
+fi
 pr_iterations=${ITERATIONS:-1 2 4 8}
 km_iterations=${KMEANS_ITERATIONS:-$pr_iterations}
 large_iterations=${LARGE_ITERATIONS:-4}
@@ -120,6 +129,11 @@ for m in $modes; do
         die "MODES: unknown mode '$m' (stock, uber, pool, pooled-uber)"
 done
 [[ -n $modes ]] || die "MODES: no mode"
+if [[ $hadoop_version != 2.* ]]; then
+    ((HOSTS == 1)) || die "JVMREUSE_HADOOP_VERSION=$hadoop_version: across hosts (HOSTS) the batch job runs Hadoop 2.2.0 only so far"
+    [[ " $modes " != *" pooled-uber "* ]] ||
+        die "MODES: pooled-uber needs application masters in slots, which Hadoop $hadoop_version does not have yet (issue 31)"
+fi
 if [[ " $modes " == *" uber "* || " $modes " == *" pooled-uber "* ]] && ((reducers > 1)); then
     die "REDUCERS=$reducers: uber mode runs at most one reducer (REDUCERS=1, or MODES without uber)"
 fi
@@ -354,7 +368,7 @@ last_line() {
         uber=$(median "$w" "$n" uber total_ms)
         stock=$(median "$w" "$n" stock total_ms)
         pooled_uber=$(median "$w" "$n" pooled-uber total_ms)
-        if ((HOSTS > 1)); then
+        if ((HOSTS > 1)) || [[ $hadoop_version != 2.* ]]; then
             parts+=("$w pool/uber $(ratio "$uber" "$pool") pool/stock $(ratio "$stock" "$pool")")
         else
             parts+=("$w pool/uber $(ratio "$uber" "$pool") pool/stock $(ratio "$stock" "$pool") pooled-uber/uber $(ratio "$uber" "$pooled_uber")")
@@ -362,6 +376,8 @@ last_line() {
     done
     if ((HOSTS > 1)); then
         printf 'iterative across %s hosts: %s iterations: %s; %s\n' "$HOSTS" "$n" "${parts[0]}" "${parts[1]}"
+    elif [[ $hadoop_version != 2.* ]]; then
+        printf 'iterative (hadoop %s): %s iterations: %s; %s\n' "$hadoop_version" "$n" "${parts[0]}" "${parts[1]}"
     else
         printf 'iterative: %s iterations: %s; %s\n' "$n" "${parts[0]}" "${parts[1]}"
     fi

@@ -7,7 +7,8 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.codehaus.jackson.JsonNode;
+import org.json.JSONArray;
+import org.json.JSONObject;
 
 /**
  * The per-job times of finished jobs, from the daemons' REST APIs: the JobHistoryServer
@@ -49,37 +50,46 @@ public final class JobHistory {
 
     private JobTiming fetch(IterationTiming it, long deadline) throws IOException, InterruptedException {
         String history = "http://" + historyServer + "/ws/v1/history/mapreduce/jobs/" + it.jobId();
-        JsonNode job = finishedJob(new URL(history), deadline);
-        JsonNode attempts = JsonGet.fetch(new URL(history + "/jobattempts")).path("jobAttempts").path("jobAttempt");
-        JsonNode last = null;
-        for (JsonNode attempt : attempts.isArray() ? attempts : List.of(attempts)) {
-            if (last == null || attempt.path("id").getIntValue() > last.path("id").getIntValue()) {
+        JSONObject job = finishedJob(new URL(history), deadline);
+        // One attempt is an object, several an array (Hadoop's JAXB-made JSON).
+        Object attempts = JsonGet.object(JsonGet.fetch(new URL(history + "/jobattempts")), "jobAttempts").opt("jobAttempt");
+        List<JSONObject> all = new ArrayList<>();
+        if (attempts instanceof JSONArray array) {
+            for (int i = 0; i < array.length(); i++) {
+                all.add(array.getJSONObject(i));
+            }
+        } else if (attempts instanceof JSONObject one) {
+            all.add(one);
+        }
+        JSONObject last = null;
+        for (JSONObject attempt : all) {
+            if (last == null || attempt.optInt("id") > last.optInt("id")) {
                 last = attempt;
             }
         }
-        if (last == null || last.path("startTime").getLongValue() <= 0) {
+        if (last == null || last.optLong("startTime") <= 0) {
             throw new IOException(it.jobId() + ": no AM attempt in the job history (" + attempts + ")");
         }
         String app = "application_" + it.jobId().substring("job_".length());
-        long rmSubmit = JsonGet.fetch(new URL("http://" + resourceManager + "/ws/v1/cluster/apps/" + app))
-                .path("app").path("startedTime").getLongValue();
+        long rmSubmit = JsonGet.object(JsonGet.fetch(new URL("http://" + resourceManager + "/ws/v1/cluster/apps/" + app)), "app")
+                .optLong("startedTime");
         if (rmSubmit <= 0) {
             throw new IOException(app + ": the ResourceManager reports no start time");
         }
         return new JobTiming(it.label(), it.iteration(), it.jobId(), it.submitMs(), rmSubmit,
-                last.path("startTime").getLongValue(), last.path("containerId").getTextValue(),
-                last.path("nodeId").getTextValue(), attempts.isArray() ? attempts.size() : 1,
-                job.path("uberized").getBooleanValue(), job.path("startTime").getLongValue(),
-                job.path("finishTime").getLongValue(), it.finishMs());
+                last.optLong("startTime"), last.optString("containerId", null),
+                last.optString("nodeId", null), all.size(),
+                job.optBoolean("uberized"), job.optLong("startTime"),
+                job.optLong("finishTime"), it.finishMs());
     }
 
     /** The job's history once the history server has it (it answers 404 until then). */
-    private static JsonNode finishedJob(URL url, long deadline) throws IOException, InterruptedException {
+    private static JSONObject finishedJob(URL url, long deadline) throws IOException, InterruptedException {
         while (true) {
             String why;
             try {
-                JsonNode job = JsonGet.fetch(url).path("job");
-                if (job.path("startTime").getLongValue() > 0 && job.path("finishTime").getLongValue() > 0) {
+                JSONObject job = JsonGet.object(JsonGet.fetch(url), "job");
+                if (job.optLong("startTime") > 0 && job.optLong("finishTime") > 0) {
                     return job;
                 }
                 why = "not finished: " + job;

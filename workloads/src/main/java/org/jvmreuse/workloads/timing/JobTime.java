@@ -7,7 +7,7 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.util.Tool;
-import org.codehaus.jackson.JsonNode;
+import org.json.JSONObject;
 import org.jvmreuse.workloads.cli.Options;
 import org.jvmreuse.workloads.cli.UsageException;
 
@@ -37,9 +37,9 @@ public final class JobTime extends Configured implements Tool {
         Object last;
         do {
             try {
-                JsonNode job = JsonGet.fetch(url).path("job");
-                long start = job.path("startTime").getLongValue();
-                long finish = job.path("finishTime").getLongValue();
+                JSONObject job = JsonGet.object(JsonGet.fetch(url), "job");
+                long start = job.optLong("startTime");
+                long finish = job.optLong("finishTime");
                 if (start > 0 && finish >= start) {
                     System.out.println(finish - start);
                     return 0;
