@@ -24,12 +24,13 @@
 # jvmreuse-hosts; refused while anyone's testbed is up, stopped by its own stop at the end): this
 # script runs again in n1, with the testbed's Open MPI settings, and each backend's pools are ONE
 # launch across n1 and n2 (ranks 0-1 on n1, 2-3 on n2); the Shuffle Manager on n1 holds the map
-# output (in a dir both hosts share, under BENCH_SHARED_DIR) and n2's slot pulls it
-# (FetchBench -Dfetchbench.server=other-host), so every byte goes as MPI messages over the tcp
-# BTL, no lent file and no direct copy: FetchBench's paths lines count the bytes by way (the
-# reducer's counter names) and the Shuffle Manager's log on n1 says whether it lent a file; the
-# run fails unless every byte came as MPI messages from the other host. MpiBandwidth runs between
-# a rank on n1 and one on n2. LINK_RATE (e.g. 1gbit) shapes both hosts' links (tc tbf).
+# output (in a dir both hosts share, under BENCH_SHARED_DIR) and n2's slot pulls it (FetchBench
+# -Dfetchbench.server=other-host), so every byte goes as MPI messages between the hosts (ob1's tcp
+# BTL; UCX's tcp with pml ucx), no lent file and no direct copy: FetchBench's paths lines count
+# the bytes by way (the reducer's counter names) and the Shuffle Manager's log on n1 says whether
+# it lent a file; the run fails unless every byte came as MPI messages from the other host.
+# MpiBandwidth runs between a rank on n1 and one on n2. LINK_RATE (e.g. 1gbit) shapes both hosts'
+# links (tc tbf).
 #
 # PMLS (Open MPI, e.g. "ob1 ucx"): each backend once per pml, as its own pool launch and its own
 # MpiBandwidth (OMPI_MCA_pml, and for ucx OMPI_MCA_pml_ucx_tls/devices "any" unless set: Open MPI
@@ -39,11 +40,11 @@
 # that each pool's JVMs loaded (/proc/<pid>/maps) is named, and must be the one asked for.
 #
 # Settings: SIZE (bytes, default 536870912), REPEAT (pulls per round, default 3), ROUNDS (default
-# 3), BACKENDS (default "native java" where both exist; "native" with PMLS), PMLS, DIRECT (default true), DIRECT_FILES
-# (default true; only with DIRECT), CHUNK (bytes, default 4194304 with DIRECT on one host, else
-# 1048576, the reducer's chunk-bytes) and WINDOW (chunk reads in flight, default 4), IDLE
-# (seconds, default 30; 0: no idle measurement), HOSTS (1 or 2, default 1), LINK_RATE (with
-# HOSTS=2), BENCH_SHARED_DIR (with HOSTS=2, default /var/tmp).
+# 3), BACKENDS (default "native java" where both exist; "native" with PMLS), PMLS, DIRECT (default
+# true), DIRECT_FILES (default true; only with DIRECT), CHUNK (bytes, default 4194304 with DIRECT
+# on one host, else 1048576, the reducer's chunk-bytes) and WINDOW (chunk reads in flight, default
+# 4), IDLE (seconds, default 30; 0: no idle measurement), HOSTS (1 or 2, default 1), LINK_RATE
+# (with HOSTS=2), BENCH_SHARED_DIR (with HOSTS=2, default /var/tmp).
 # One line per backend, `mpi-shuffle-transport BACKEND: shuffle N MB/s, raw MPI N MB/s, CPU N s/GB`
 # (medians; job-scripts/bench/terasort-shuffle.sh reads the native one), with two backends
 # then: mpi-shuffle-transport: native/java shuffle X.XXx raw MPI Y.YYx (ratios of the medians, of
