@@ -24,27 +24,38 @@
 # jvmreuse-hosts; refused while anyone's testbed is up, stopped by its own stop at the end): this
 # script runs again in n1, with the testbed's Open MPI settings, and each backend's pools are ONE
 # launch across n1 and n2 (ranks 0-1 on n1, 2-3 on n2); the Shuffle Manager on n1 holds the map
-# output (in a dir both hosts share, under BENCH_SHARED_DIR) and n2's slot pulls it
-# (FetchBench -Dfetchbench.server=other-host), so every byte goes as MPI messages over the tcp
-# BTL, no lent file and no direct copy: FetchBench's paths lines count the bytes by way (the
-# reducer's counter names) and the Shuffle Manager's log on n1 says whether it lent a file; the
-# run fails unless every byte came as MPI messages from the other host. MpiBandwidth runs between
-# a rank on n1 and one on n2. LINK_RATE (e.g. 1gbit) shapes both hosts' links (tc tbf).
+# output (in a dir both hosts share, under BENCH_SHARED_DIR) and n2's slot pulls it (FetchBench
+# -Dfetchbench.server=other-host), so every byte goes as MPI messages between the hosts (ob1's tcp
+# BTL; UCX's tcp with pml ucx), no lent file and no direct copy: FetchBench's paths lines count
+# the bytes by way (the reducer's counter names) and the Shuffle Manager's log on n1 says whether
+# it lent a file; the run fails unless every byte came as MPI messages from the other host.
+# MpiBandwidth runs between a rank on n1 and one on n2. LINK_RATE (e.g. 1gbit) shapes both hosts'
+# links (tc tbf).
+#
+# PMLS (Open MPI, e.g. "ob1 ucx"): each backend once per pml, as its own pool launch and its own
+# MpiBandwidth (OMPI_MCA_pml, and for ucx OMPI_MCA_pml_ucx_tls/devices "any" unless set: Open MPI
+# 4.1 takes pml ucx only over InfiniBand/RoCE by default, and the testbed has tcp alone), in the
+# rounds' alternating order; each variant is named BACKEND-PML (native-ucx). Without PMLS the
+# pools run on the pml the environment and the MPI's configuration choose. Either way the pml
+# that each pool's JVMs loaded (/proc/<pid>/maps) is named, and must be the one asked for.
 #
 # Settings: SIZE (bytes, default 536870912), REPEAT (pulls per round, default 3), ROUNDS (default
-# 3), BACKENDS (default "native java" where both exist), DIRECT (default true), DIRECT_FILES
-# (default true; only with DIRECT), CHUNK (bytes, default 4194304 with DIRECT on one host, else
-# 1048576, the reducer's chunk-bytes) and WINDOW (chunk reads in flight, default 4), IDLE
-# (seconds, default 30; 0: no idle measurement), HOSTS (1 or 2, default 1), LINK_RATE (with
-# HOSTS=2), BENCH_SHARED_DIR (with HOSTS=2, default /var/tmp).
+# 3), BACKENDS (default "native java" where both exist; "native" with PMLS), PMLS, DIRECT (default
+# true), DIRECT_FILES (default true; only with DIRECT), CHUNK (bytes, default 4194304 with DIRECT
+# on one host, else 1048576, the reducer's chunk-bytes) and WINDOW (chunk reads in flight, default
+# 4), IDLE (seconds, default 30; 0: no idle measurement), HOSTS (1 or 2, default 1), LINK_RATE
+# (with HOSTS=2), BENCH_SHARED_DIR (with HOSTS=2, default /var/tmp).
 # One line per backend, `mpi-shuffle-transport BACKEND: shuffle N MB/s, raw MPI N MB/s, CPU N s/GB`
 # (medians; job-scripts/bench/terasort-shuffle.sh reads the native one), with two backends
-# then: mpi-shuffle-transport: native/java shuffle X.XXx raw MPI Y.YYx (ratios of the medians),
-# and with HOSTS=2, last, for the first backend:
-# mpi-shuffle-transport across 2 hosts: shuffle N MB/s, raw MPI N MB/s (P% of raw MPI), CPU N s/GB
+# then: mpi-shuffle-transport: native/java shuffle X.XXx raw MPI Y.YYx (ratios of the medians, of
+# the first two), and with HOSTS=2, last, for the first backend (with PMLS, one line per pml, the
+# others' also against the first pml's raw MPI):
+# mpi-shuffle-transport across 2 hosts: shuffle N MB/s, raw MPI N MB/s (P% of raw MPI), CPU N s/GB, pml ob1
+# mpi-shuffle-transport across 2 hosts: shuffle N MB/s, raw MPI N MB/s (P% of raw MPI), CPU N s/GB, pml ucx (Q% of ob1's raw MPI)
 #
 # Examples: SIZE=67108864 ROUNDS=1 job-scripts/bench/mpi-shuffle-transport.sh
 #           HOSTS=2 LINK_RATE=1gbit SIZE=268435456 BACKENDS=native job-scripts/bench/mpi-shuffle-transport.sh
+#           HOSTS=2 SIZE=268435456 PMLS="ob1 ucx" job-scripts/bench/mpi-shuffle-transport.sh
 set -euo pipefail
 # --help: the comment above, before anything runs.
 [[ ${1:-} != -h && ${1:-} != --help ]] || { sed -n '2,/^[^#]/{/^# shellcheck/d;s/^#\( \|$\)//p;}' "${BASH_SOURCE[0]}"; exit 0; }
@@ -72,6 +83,10 @@ for v in "$size" "$repeat" "$rounds" "$chunk" "$window"; do
     [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "SIZE, REPEAT, ROUNDS, CHUNK and WINDOW must be whole numbers >= 1" >&2; exit 2; }
 done
 [[ $idle =~ ^[0-9]+$ ]] || { echo "IDLE must be a whole number of seconds" >&2; exit 2; }
+read -r -a pmls <<<"${PMLS:-}"
+for v in ${pmls[@]+"${pmls[@]}"}; do
+    [[ $v =~ ^[a-z][a-z0-9]*$ ]] || { echo "PMLS must name Open MPI pmls (e.g. \"ob1 ucx\")" >&2; exit 2; }
+done
 testbed=$repo/job-scripts/testbed/jvmreuse-hosts
 
 # HOSTS=2, on this machine: the testbed's hosts n1 and n2 (links shaped to LINK_RATE), then this
@@ -93,6 +108,16 @@ run_in_hosts() {
 }
 if [[ $hosts == 2 && -z ${JVMREUSE_TRANSPORT_IN_HOSTS:-} ]]; then
     run_in_hosts
+fi
+# PMLS: a pool (and an MpiBandwidth) per backend and pml, bench_pools_start's BACKEND-PML entries
+# (here, where the pools start: across hosts this is the run in n1)
+if ((${#pmls[@]})); then
+    read -r -a wanted <<<"${BACKENDS:-native}"
+    variants=()
+    for b in "${wanted[@]}"; do
+        for v in "${pmls[@]}"; do variants+=("$b-$v"); done
+    done
+    BACKENDS=${variants[*]}
 fi
 
 # Where the slot that pulls runs: n2 across hosts (its pool's socket, its host), else this pool.
@@ -146,6 +171,26 @@ pool_pids() {
     done
 }
 
+# The pml that backend $1's pool JVMs loaded (Open MPI unloads the pmls it did not select): the
+# mca_pml_*.so in their maps, e.g. ob1 or ucx (several: comma-separated); n/a for an MPI without
+# such plug-ins (MPICH).
+pool_pml() {
+    local host p
+    for host in "${pool_hosts[@]:-}"; do
+        while read -r p; do
+            grep -o 'mca_pml_[a-z0-9]*\.so' "/proc/$p/maps" 2>/dev/null || true
+        done < <(pool_pids "$1" "$host")
+    done | sed 's/^mca_pml_//; s/\.so$//' | sort -u | paste -sd, - | sed 's|^$|n/a|'
+}
+declare -A pml_of=()
+for b in "${backends[@]}"; do
+    pml_of[$b]=$(pool_pml "$b")
+    if [[ $b == *-* && ${pml_of[$b]} != "${b#*-}" ]]; then
+        echo "the $b pools loaded pml ${pml_of[$b]}, not ${b#*-}" >&2
+        exit 1
+    fi
+done
+
 # "tid name ticks" for every thread of backend $1's pool JVMs; across hosts each name starts with
 # its host, e.g. n2:mpi-comm.
 thread_ticks() {
@@ -189,10 +234,10 @@ round() {
     printf '%s\n' "$out" >>"$work/$b.log"
     sed -n 's/^fetch mode=concurrent chunk=[0-9]* .* MBps=\([0-9.]*\) best=.*/\1/p' <<<"$out" >>"$work/$b.fetch"
     [[ -s $work/$b.fetch ]] || { printf '%s\n' "$out" >&2; echo "no fetch result from FetchBench" >&2; exit 1; }
-    JVMREUSE_MPI_BACKEND=$b jvmreuse_mpi_program_command 2 "$BENCH_JAR" org.jvmreuse.bench.mpi.MpiBandwidth \
+    JVMREUSE_MPI_BACKEND=${b%%-*} jvmreuse_mpi_program_command 2 "$BENCH_JAR" org.jvmreuse.bench.mpi.MpiBandwidth \
         --size 1048576 --mode nonblocking --seconds 0.5 --repeat 3
     # across hosts: rank 0 on n1, rank 1 on n2 (the testbed's hostfile is in the environment)
-    out=$("${JVMREUSE_MPI_PROGRAM_CMD[0]}" ${pool_hosts[0]+-host "n1,n2"} "${JVMREUSE_MPI_PROGRAM_CMD[@]:1}" 2>&1) ||
+    out=$(bench_variant_env "$b" "${JVMREUSE_MPI_PROGRAM_CMD[0]}" ${pool_hosts[0]+-host "n1,n2"} "${JVMREUSE_MPI_PROGRAM_CMD[@]:1}" 2>&1) ||
         { printf '%s\n' "$out" >&2; exit 1; }
     printf '%s\n' "$out" >>"$work/$b.log"
     sed -n 's/^bandwidth mode=nonblocking size=1048576 .* MBps=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$work/$b.raw"
@@ -223,6 +268,10 @@ if [[ $hosts == 2 ]]; then
     printf '   between 2 hosts: the Shuffle Manager on n1, the pulling slot and raw MPI'"'"'s rank 1 on n2; links %s\n' \
         "${LINK_RATE:-unshaped}"
 fi
+printf '   pml (loaded by the pools'"'"' JVMs):'
+for b in "${backends[@]}"; do printf ' %s %s' "$b" "${pml_of[$b]}"; done
+printf '%s\n' "$( ((${#pmls[@]})) && [[ " ${pmls[*]} " == *" ucx "* ]] &&
+    echo "; pml ucx with pml_ucx_tls=${OMPI_MCA_pml_ucx_tls:-any} pml_ucx_devices=${OMPI_MCA_pml_ucx_devices:-any}${UCX_TLS:+ UCX_TLS=$UCX_TLS}")"
 # One pull per backend first, not counted: the slot compiles the fetch path as it goes.
 for b in "${backends[@]}"; do
     pull "$b" 1 >>"$work/$b.log"
@@ -280,12 +329,12 @@ idle_ticks() {
 # median and range of the numbers in file $1: "median min max"
 stats() { sort -g "$1" | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'; }
 echo
-printf '%-10s %-44s %28s %28s\n' backend "MPI library" "shuffle MB/s median (range)" "raw MPI MB/s median (range)"
+printf '%-10s %-44s %-4s %28s %28s\n' backend "MPI library" pml "shuffle MB/s median (range)" "raw MPI MB/s median (range)"
 for b in "${backends[@]}"; do
     read -r fm fl fh < <(stats "$work/$b.fetch")
     read -r rm rl rh < <(stats "$work/$b.raw")
     lib=$(jvmreuse_status_field "$("$JVMREUSE_CLIENT" --socket "$(bench_pool_socket "$b" "${pool_hosts[0]:-}")" status --json)" mpi | sed 's/^[^,]*, //' | cut -c1-44)
-    printf '%-10s %-44s %10.1f (%6.0f-%6.0f) %10.1f (%6.0f-%6.0f)\n' "$b" "$lib" "$fm" "$fl" "$fh" "$rm" "$rl" "$rh"
+    printf '%-10s %-44s %-4s %10.1f (%6.0f-%6.0f) %10.1f (%6.0f-%6.0f)\n' "$b" "$lib" "${pml_of[$b]}" "$fm" "$fl" "$fh" "$rm" "$rl" "$rh"
 done
 echo
 for b in "${backends[@]}"; do
@@ -320,9 +369,22 @@ if ((${#backends[@]} > 1)); then
         "$(awk -v a="$f0" -v b="$f1" 'BEGIN { print a / b }')" "$(awk -v a="$r0" -v b="$r1" 'BEGIN { print a / b }')"
 fi
 if [[ $hosts == 2 ]]; then
-    read -r fm _ < <(stats "$work/${backends[0]}.fetch")
-    read -r rm _ < <(stats "$work/${backends[0]}.raw")
-    read -r cpu _ < <(cpu_per_gb "${backends[0]}")
-    printf 'mpi-shuffle-transport across 2 hosts: shuffle %.0f MB/s, raw MPI %.0f MB/s (%.0f%% of raw MPI), CPU %s s/GB\n' \
-        "$fm" "$rm" "$(awk -v a="$fm" -v b="$rm" 'BEGIN { print 100 * a / b }')" "$cpu"
+    # the first backend's line; with PMLS, one per pml of the first backend
+    last=("${backends[0]}")
+    if ((${#pmls[@]})); then
+        last=()
+        for v in "${pmls[@]}"; do last+=("${backends[0]%%-*}-$v"); done
+    fi
+    read -r r0 _ < <(stats "$work/${last[0]}.raw")
+    for b in "${last[@]}"; do
+        read -r fm _ < <(stats "$work/$b.fetch")
+        read -r rm _ < <(stats "$work/$b.raw")
+        read -r cpu _ < <(cpu_per_gb "$b")
+        than=''
+        if [[ $b != "${last[0]}" ]]; then
+            than=$(awk -v a="$fm" -v b="$r0" -v p="${pml_of[${last[0]}]}" 'BEGIN { printf " (%.0f%% of %s'"'"'s raw MPI)", 100 * a / b, p }')
+        fi
+        printf 'mpi-shuffle-transport across 2 hosts: shuffle %.0f MB/s, raw MPI %.0f MB/s (%.0f%% of raw MPI), CPU %s s/GB, pml %s%s\n' \
+            "$fm" "$rm" "$(awk -v a="$fm" -v b="$rm" 'BEGIN { print 100 * a / b }')" "$cpu" "${pml_of[$b]}" "$than"
+    done
 fi

@@ -9,6 +9,8 @@
 #                            a pool per backend of BACKENDS (default "native java", the Java
 #                            bindings only where they exist), in `work`/<backend>, listed in
 #                            `backends`; quiet: no start-up output, a failure named in one line.
+#                            An entry BACKEND-PML (e.g. native-ucx) is a pool of that backend whose
+#                            launch runs with Open MPI's pml PML (bench_variant_env)
 #                            With HOSTs (this host first) each backend's launch spans them, one pool
 #                            per host (JVMREUSE_NODES = their count, the MPI's own host list, e.g.
 #                            jvmreuse-hosts mpi-env); the start waits for every host's pool and the
@@ -17,6 +19,12 @@
 #   bench_pool_socket BACKEND [HOST]  the socket of that backend's pool (of its pool on HOST, in
 #                            `work`/<backend>/<host>/, when the launch spans hosts)
 #   bench_pools_stop         what the exit does; a caller that sets its own EXIT trap calls it
+#   bench_variant_env ENTRY COMMAND...  runs COMMAND (a function too) with ENTRY's MPI settings: for
+#                            BACKEND-PML, OMPI_MCA_pml=PML, and for ucx OMPI_MCA_pml_ucx_tls and
+#                            OMPI_MCA_pml_ucx_devices "any" unless the environment sets them (Open
+#                            MPI 4.1's pml ucx takes only InfiniBand/RoCE transports by default and
+#                            refuses to start without them, e.g. over Ethernet; docs/mpi.md, "Which
+#                            pml"); for a plain BACKEND, the environment's own settings
 
 bench_pools_dir() {
     work=$(mktemp -d "${2:-${TMPDIR:-/tmp}}/jvmreuse-bench-$1.XXXXXX")
@@ -24,6 +32,21 @@ bench_pools_dir() {
     bench_pool_hosts=()
     trap bench_pools_stop EXIT
     trap 'exit 130' INT TERM
+}
+
+bench_variant_env() {
+    local pml
+    if [[ $1 != *-* ]]; then
+        "${@:2}"
+        return
+    fi
+    pml=${1#*-}
+    if [[ $pml == ucx ]]; then
+        OMPI_MCA_pml=$pml OMPI_MCA_pml_ucx_tls=${OMPI_MCA_pml_ucx_tls:-any} \
+            OMPI_MCA_pml_ucx_devices=${OMPI_MCA_pml_ucx_devices:-any} "${@:2}"
+    else
+        OMPI_MCA_pml=$pml "${@:2}"
+    fi
 }
 
 bench_pool_socket() { printf '%s/%s/%spool.sock' "$work" "$1" "${2:+$2/}"; }
@@ -41,8 +64,10 @@ bench_pools_start() {
             continue # no Java bindings here: the native backend alone
         fi
         if [[ $1 == verbose ]]; then
-            JVMREUSE_NODES=$nodes JVMREUSE_SOCKET=$(_bench_pool_template "$b") JVMREUSE_MPI_BACKEND=$b jvmreuse_pool_start
-        elif ! JVMREUSE_NODES=$nodes JVMREUSE_SOCKET=$(_bench_pool_template "$b") JVMREUSE_MPI_BACKEND=$b jvmreuse_pool_start >/dev/null 2>&1; then
+            JVMREUSE_NODES=$nodes JVMREUSE_SOCKET=$(_bench_pool_template "$b") JVMREUSE_MPI_BACKEND=${b%%-*} \
+                bench_variant_env "$b" jvmreuse_pool_start
+        elif ! JVMREUSE_NODES=$nodes JVMREUSE_SOCKET=$(_bench_pool_template "$b") JVMREUSE_MPI_BACKEND=${b%%-*} \
+            bench_variant_env "$b" jvmreuse_pool_start >/dev/null 2>&1; then
             echo "the $b pool did not start (see $(dirname "$(bench_pool_socket "$b" "${bench_pool_hosts[0]:-}")")/logs)" >&2
             exit 1
         fi

@@ -630,6 +630,12 @@ jvmreuse_pool_start() {
         if ! _jvmreuse_alive "$JVMREUSE_POOL_PID"; then
             _jvmreuse_log "ERROR: mpirun exited during start-up; the end of $log:"
             tail -n 20 "$log" >&2
+            if grep -q 'PML ucx cannot be selected' "$log" 2>/dev/null; then
+                _jvmreuse_log "Open MPI's pml ucx (asked for by OMPI_MCA_pml or an MCA file) takes only InfiniBand/RoCE" \
+                    "devices by default (pml_ucx_tls, pml_ucx_devices) and found none: over Ethernet use pml ob1 (leave" \
+                    "OMPI_MCA_pml unset), or OMPI_MCA_pml_ucx_tls=any OMPI_MCA_pml_ucx_devices=any for UCX over TCP" \
+                    "(docs/mpi.md, \"Which pml\")"
+            fi
             rm -f "$pid_file"
             return 1
         fi

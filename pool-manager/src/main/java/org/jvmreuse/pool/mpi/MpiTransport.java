@@ -2,6 +2,7 @@ package org.jvmreuse.pool.mpi;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +82,8 @@ public final class MpiTransport {
 
     /** How long {@link #sendAndAwait} waits for MPI to take a message at most. */
     private static final long TAKEN_WAIT_MILLIS = 5_000;
+    /** Open MPI's selected pml, once found in this process's maps ("" until then, and under other MPIs). */
+    private volatile String pml = "";
 
     /**
      * Service messages to one rank queued or in flight at most: a peer that stops receiving (a
@@ -278,9 +281,17 @@ public final class MpiTransport {
         return doorbells.has(rank);
     }
 
-    /** The MPI under this transport, for logs and status: backend, library, thread level. */
+    /**
+     * The MPI under this transport, for logs and status: backend, library and, under Open MPI, the
+     * pml it selected ({@code , pml ucx}; read once it is known, see {@link OpenMpiPml}).
+     */
     public String describe() {
-        return mpi.backend() + " backend, " + mpi.libraryVersion();
+        String p = pml;
+        if (p.isEmpty()) {
+            p = OpenMpiPml.of(Path.of("/proc/self/maps"));
+            pml = p;
+        }
+        return mpi.backend() + " backend, " + mpi.libraryVersion() + (p.isEmpty() ? "" : ", pml " + p);
     }
 
     /** Whether {@link #run} has started: start-up is over and this process serves. */
