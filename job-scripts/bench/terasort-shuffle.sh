@@ -53,8 +53,9 @@
 #           machine (needs root; an sbatch job on the multi-host testbed's Slurm, ResourceManager on n1,
 #           one NodeManager and one pool per host: lib/bench/hosts.sh), where map outputs reach other
 #           hosts' reducers as MPI messages or over HTTP; the raw MPI ceiling is then measured between
-#           n1 and n2 (Open MPI), TRANSPORT defaults to 0 (the transport alone runs on one host) and the
-#           last line reads "shuffle across N hosts: ...". LINK_RATE (with HOSTS): every host's link
+#           n1 and n2 (Open MPI), the transport alone runs between two hosts (HOSTS=2
+#           mpi-shuffle-transport.sh, native backend, the same LINK_RATE) and the last line reads
+#           "shuffle between hosts: ..." (issue 30's form). LINK_RATE (with HOSTS): every host's link
 #           shaped to it (tc tbf), e.g. 1gbit.
 #           TRANSPORT (default 1): after the sorts, with the cluster stopped, run
 #           mpi-shuffle-transport.sh (the transport alone, its defaults but IDLE=0; its output goes to OUT with
@@ -63,12 +64,14 @@
 #           cluster's stop its exiting JVMs and the page cache's write-back halve what one pull of
 #           0.1-0.2 s shows (3.4 GB/s at load 6 against 4.2-5.3 at load 1-4 in the same hour).
 #
-# Last line (issue 15's one-line result):
+# Last line (issue 15's one-line result; with HOSTS, issue 30's):
 #   shuffle: mpi/http phase X.XXx (1 fetcher) Y.YYx (5 fetchers); cpu mpi/http A.AAx B.BBx; transport N MB/s
+#   shuffle between hosts: mpi/http phase X.XXx (1 fetcher) Y.YYx (5 fetchers); cpu mpi/http A.AAx B.BBx; transport N MB/s (P% of raw MPI)
 # phase: the http variant's shuffle mean / mpi-concurrent's (medians; > 1: MPI is faster); cpu: CPU
 # seconds of all JVMs during mpi-concurrent's shuffle phase / during http's (medians over the rounds,
 # as issue 15 asks; the line before gives the means; < 1: MPI costs less; needs THREAD_CPU=1, else
-# n/a); transport: the native backend's median from mpi-shuffle-transport.sh (n/a with TRANSPORT=0).
+# n/a); transport: the native backend's median from mpi-shuffle-transport.sh (n/a with TRANSPORT=0),
+# with HOSTS between n1 and n2 and against raw MPI between them in the same run.
 # Ratios need COPIES to include 1 and 5.
 #
 # Example: SIZE=100M COPIES=5 WARMUP=0 job-scripts/bench/terasort-shuffle.sh
@@ -95,7 +98,7 @@ nodemanagers=${NODEMANAGERS:-2}
 mpi_shuffle=${MPI_SHUFFLE:-1}
 job_timeout=${JOB_TIMEOUT:-3600}
 thread_cpu=${THREAD_CPU:-0}
-transport=${TRANSPORT:-$( ((${HOSTS:-1} > 1)) && echo 0 || echo 1)}
+transport=${TRANSPORT:-1}
 settle=${SETTLE:-120}
 read -r -a job_opts <<<"${JOB_OPTS:-}"
 out_csv=${OUT:-$repo/build/bench/terasort-shuffle.csv}
@@ -548,10 +551,18 @@ if ((transport)); then
     transport_log=${out_csv%.csv}-transport.log
     log "the transport alone: job-scripts/bench/mpi-shuffle-transport.sh (output: $transport_log; load average" \
         "$(cut -d ' ' -f 1 /proc/loadavg))"
-    # IDLE=0: its idle measurement is not what this comparison reads
-    IDLE=${IDLE:-0} "$here/mpi-shuffle-transport.sh" >"$transport_log" 2>&1 || die "mpi-shuffle-transport.sh failed: see $transport_log"
+    # IDLE=0: its idle measurement is not what this comparison reads; SIZE is its own (bytes).
+    # Across hosts: between n1 and n2 (this run's hosts are down by now), at the same link rate.
+    transport_env=(IDLE="${IDLE:-0}")
+    ((HOSTS == 1)) || transport_env+=(HOSTS=2 BACKENDS="${BACKENDS:-native}")
+    env -u SIZE "${transport_env[@]}" "$here/mpi-shuffle-transport.sh" >"$transport_log" 2>&1 ||
+        die "mpi-shuffle-transport.sh failed: see $transport_log"
     grep -E '^(native|java) |^CPU seconds|^mpi-shuffle-transport' "$transport_log" >&2 || true
-    transport_mbps=$(sed -n 's/^mpi-shuffle-transport native: shuffle \([0-9]*\) MB\/s.*/\1/p' "$transport_log")
+    if ((HOSTS == 1)); then
+        transport_mbps=$(sed -n 's/^mpi-shuffle-transport native: shuffle \([0-9]*\) MB\/s.*/\1 MB\/s/p' "$transport_log")
+    else
+        transport_mbps=$(sed -n 's/^mpi-shuffle-transport across 2 hosts[^:]*: shuffle \([0-9]*\) MB\/s, raw MPI [0-9]* MB\/s (\([0-9]*%\) of raw MPI).*/\1 MB\/s (\2 of raw MPI)/p' "$transport_log" | head -n 1)
+    fi
     [[ -n $transport_mbps ]] || die "no native backend result in $transport_log"
 fi
 # csv_ratio PC COLUMN [COLUMN2]: http's median of a CSV column (+ a second one) / mpi-concurrent's
@@ -585,6 +596,5 @@ printf 'mpi/http shuffle+merge %s (1 fetcher) %s (5 fetchers); job total %s %s\n
 # the means beside the medians the last line gives
 printf 'cpu mpi/http, means of the rounds instead of medians: %s (1 fetcher) %s (5 fetchers)\n' \
     "$(cpu_ratio 1 mean)" "$(cpu_ratio 5 mean)"
-[[ $transport_mbps == n/a ]] || transport_mbps+=" MB/s"
 printf 'shuffle%s: mpi/http phase %s (1 fetcher) %s (5 fetchers); cpu mpi/http %s %s; transport %s\n' \
-    "$( ((HOSTS == 1)) || echo " across $HOSTS hosts")" "$(csv_ratio 1 7)" "$(csv_ratio 5 7)" "$(cpu_ratio 1)" "$(cpu_ratio 5)" "$transport_mbps"
+    "$( ((HOSTS == 1)) || echo " between hosts")" "$(csv_ratio 1 7)" "$(csv_ratio 5 7)" "$(cpu_ratio 1)" "$(cpu_ratio 5)" "$transport_mbps"
