@@ -551,11 +551,12 @@ if ((transport)); then
     transport_log=${out_csv%.csv}-transport.log
     log "the transport alone: job-scripts/bench/mpi-shuffle-transport.sh (output: $transport_log; load average" \
         "$(cut -d ' ' -f 1 /proc/loadavg))"
-    # IDLE=0: its idle measurement is not what this comparison reads; SIZE is its own (bytes).
+    # IDLE=0: its idle measurement is not what this comparison reads; SIZE is its own (bytes); one
+    # pml, the launch's own (PMLS would rename the result line read below).
     # Across hosts: between n1 and n2 (this run's hosts are down by now), at the same link rate.
     transport_env=(IDLE="${IDLE:-0}")
     ((HOSTS == 1)) || transport_env+=(HOSTS=2 BACKENDS="${BACKENDS:-native}")
-    env -u SIZE "${transport_env[@]}" "$here/mpi-shuffle-transport.sh" >"$transport_log" 2>&1 ||
+    env -u SIZE -u PMLS "${transport_env[@]}" "$here/mpi-shuffle-transport.sh" >"$transport_log" 2>&1 ||
         die "mpi-shuffle-transport.sh failed: see $transport_log"
     grep -E '^(native|java) |^CPU seconds|^mpi-shuffle-transport' "$transport_log" >&2 || true
     if ((HOSTS == 1)); then
