@@ -13,11 +13,15 @@
 #   MPI_CPU_S_PER_GB [3.01]   the same for the MPI path between hosts, chunks over MPI (variant
 #                             mpi-nodirect; docs/benchmarks.md, THREAD_CPU, 5 fetchers: 2.35 and
 #                             3.13 CPU s for 1.04 GB); re-measure and pass the new values
-#   SHUFFLE_CORES [8]     cores a node's shuffle phase can use (fetchers, merge, servers, GC, JIT)
+#   SHUFFLE_CORES [8]     cores a node's shuffle phase can use (fetchers, merge, servers, GC, JIT;
+#                         a decimal number where nodes share cores)
 #   BLOCK_MB [256]        HDFS block = map input; maps per node = DATA_GB*1000/BLOCK_MB
 #   COPIES [5]            fetchers per reducer (mapreduce.reduce.shuffle.parallelcopies)
 #   SEG_MS [0]            software time per fetched map output beyond the network round trip
 #                         (both paths; this host's reducer logs show about 1 ms, see the doc)
+#   MACHINES ["FX10 FUGAKU IB"]  the tables to print; TESTBED is the multi-host testbed on this
+#                         machine (to check the model against it: its hosts share this machine's
+#                         cores, so pass SHUFFLE_CORES = cores / hosts and one node count at a time)
 #   Per machine, prefix FX10_, FUGAKU_ or IB_:
 #   *_CPU_FACTOR          per-core time relative to this host's core [3.0, 2.0, 1.0; assumed]
 #   *_MPI_GBS             MPI bandwidth into/out of one node, GB/s [5, 38.1, 24]
@@ -26,6 +30,8 @@
 #   *_TCP_RTT_US          TCP round trip, µs [50, 50, 20]
 #   *_LINK_GBS            torus link bandwidth per direction for the bisection, GB/s; 0 = a fat
 #                         tree with full bisection (no bisection term) [5, 6.8, 0]
+#   (TESTBED_: 1.0, 0.119, 0.119 (tc tbf at 1gbit, MpiBandwidth between n1 and n2: 119-120 MB/s),
+#   50, 100, 0; latencies assumed for veth pairs on one bridge)
 #
 # Example: MPI_CPU_S_PER_GB=2.5 DATA_GB=1 job-scripts/bench/shuffle-model.sh
 set -euo pipefail
@@ -48,11 +54,13 @@ cores=${SHUFFLE_CORES:-8}
 block_mb=${BLOCK_MB:-256}
 copies=${COPIES:-5}
 seg_ms=${SEG_MS:-0}
+read -r -a chosen <<<"${MACHINES:-FX10 FUGAKU IB}"
 positive DATA_GB "$data_gb"
 for v in HTTP_CPU_S_PER_GB:"$http_cpu" MPI_CPU_S_PER_GB:"$mpi_cpu" SEG_MS:"$seg_ms"; do
     number "${v%%:*}" "${v#*:}"
 done
-for v in SHUFFLE_CORES:"$cores" BLOCK_MB:"$block_mb" COPIES:"$copies"; do
+positive SHUFFLE_CORES "$cores" # a share of a core where hosts share one machine (TESTBED)
+for v in BLOCK_MB:"$block_mb" COPIES:"$copies"; do
     [[ ${v#*:} =~ ^[1-9][0-9]*$ ]] || { echo "${v%%:*} must be a whole number >= 1, got '${v#*:}'" >&2; exit 2; }
 done
 for n in $nodes; do
@@ -64,7 +72,11 @@ machines=(
     "FX10|Tofu (FX10, SPARC64 IXfx)|3.0 5 0.5 2 50 5"
     "FUGAKU|Tofu-D (Fugaku, A64FX)|2.0 38.1 3.8 0.49 50 6.8"
     "IB|InfiniBand HDR fat tree (x86)|1.0 24 5 1 20 0"
+    "TESTBED|the multi-host testbed on this machine (veth, links at 1gbit)|1.0 0.119 0.119 50 100 0"
 )
+for c in "${chosen[@]}"; do
+    [[ " FX10 FUGAKU IB TESTBED " == *" $c "* ]] || { echo "MACHINES: unknown machine '$c' (FX10, FUGAKU, IB, TESTBED)" >&2; exit 2; }
+done
 keys=(CPU_FACTOR MPI_GBS TCP_GBS MPI_LAT_US TCP_RTT_US LINK_GBS)
 
 echo "TeraSort shuffle phase per node: ${data_gb} GB map output per node, ${block_mb} MB blocks," \
@@ -72,6 +84,7 @@ echo "TeraSort shuffle phase per node: ${data_gb} GB map output per node, ${bloc
     "CPU s/GB on this host: http ${http_cpu}, mpi ${mpi_cpu}; SEG_MS ${seg_ms}"
 for m in "${machines[@]}"; do
     IFS='|' read -r prefix title defaults <<<"$m"
+    [[ " ${chosen[*]} " == *" $prefix "* ]] || continue
     read -r -a values <<<"$defaults"
     for i in "${!keys[@]}"; do
         var="${prefix}_${keys[$i]}"
