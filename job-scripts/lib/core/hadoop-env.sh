@@ -34,18 +34,17 @@ jvmreuse_hadoop_locate() {
         JVMREUSE_PATCH_JAR=$(_jvmreuse_module_jar hadoop-patch)
         JVMREUSE_EXECUTOR_JAR=$(_jvmreuse_module_jar "$JVMREUSE_HADOOP_EXECUTOR_MODULE")
     fi
-    JVMREUSE_ADMISSION_JAR=$(find "$JVMREUSE_REPO/pool-manager/target" -maxdepth 1 -name 'pool-manager-*.jar' \
-        ! -name '*-boot.jar' ! -name '*-launcher.jar' ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
-    JVMREUSE_MPI_SHUFFLE_JAR=$(find "$JVMREUSE_REPO/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' \
-        ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null | head -n 1)
+    JVMREUSE_ADMISSION_JAR=$(_jvmreuse_module_jar pool-manager)
+    JVMREUSE_MPI_SHUFFLE_JAR=$(_jvmreuse_module_jar mpi-shuffle)
     export JVMREUSE_REPO JVMREUSE_HADOOP_VERSION JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_ADMISSION_JAR \
         JVMREUSE_MPI_SHUFFLE_JAR JVMREUSE_EXECUTOR_JAR
 }
 
-# The jar reactor module $1 builds (target/$1-*.jar), or nothing when it is not built.
+# The jar reactor module $1 builds (target/$1-*.jar; not its sources, tests, or pool-manager's
+# boot and launcher jars), or nothing when it is not built.
 _jvmreuse_module_jar() {
-    find "$JVMREUSE_REPO/$1/target" -maxdepth 1 -name "$1-*.jar" ! -name '*-sources.jar' ! -name '*-tests.jar' 2>/dev/null |
-        head -n 1
+    find "$JVMREUSE_REPO/$1/target" -maxdepth 1 -name "$1-*.jar" ! -name '*-sources.jar' ! -name '*-tests.jar' \
+        ! -name '*-boot.jar' ! -name '*-launcher.jar' 2>/dev/null | head -n 1
 }
 
 # The jar of the slots' TaskWarmup: hadoop-patch's on the Hadoop it is built for

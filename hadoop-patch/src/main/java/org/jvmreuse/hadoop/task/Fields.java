@@ -2,6 +2,10 @@ package org.jvmreuse.hadoop.task;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jvmreuse.hadoop.names.FieldName;
 import org.jvmreuse.hadoop.names.MethodName;
 
@@ -68,11 +72,11 @@ final class Fields {
 
     @SuppressWarnings("unchecked")
     private static void setAtomic(Object atomic, Object value) {
-        if (atomic instanceof java.util.concurrent.atomic.AtomicReference<?> reference) {
-            ((java.util.concurrent.atomic.AtomicReference<Object>) reference).set(value);
-        } else if (atomic instanceof java.util.concurrent.atomic.AtomicInteger integer) {
+        if (atomic instanceof AtomicReference<?> reference) {
+            ((AtomicReference<Object>) reference).set(value);
+        } else if (atomic instanceof AtomicInteger integer) {
             integer.set((Integer) value);
-        } else if (atomic instanceof java.util.concurrent.atomic.AtomicBoolean bool) {
+        } else if (atomic instanceof AtomicBoolean bool) {
             bool.set((Boolean) value);
         } else {
             throw new IllegalStateException("not a settable field nor an atomic: " + atomic);
@@ -83,10 +87,10 @@ final class Fields {
      * The object at the end of a path of fields: the first static, each next one read from the
      * object before it (an AtomicReference's value, where a field holds one).
      */
-    static Object follow(Class<?> c, java.util.List<FieldName> path) {
+    static Object follow(Class<?> c, List<FieldName> path) {
         Object o = getStatic(c, path.get(0));
         for (FieldName next : path.subList(1, path.size())) {
-            if (o instanceof java.util.concurrent.atomic.AtomicReference<?> reference) {
+            if (o instanceof AtomicReference<?> reference) {
                 o = reference.get();
             }
             o = get(o, next);
