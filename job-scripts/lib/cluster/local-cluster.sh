@@ -4,7 +4,7 @@
 # N NodeManagers, optionally HDFS and one JVM Reuse pool per NodeManager, all N pools ranks of ONE
 # mpirun, so that they share one MPI world, with the MPI shuffle's Shuffle Manager in each pool
 # manager), run from the jars that the build copies to hadoop-patch/target/hadoop/lib (Hadoop
-# 2.2.0) or hadoop3-patch/target/hadoop/lib (3.5.0, stock only so far; core/hadoop-version.sh), no
+# 2.2.0) or hadoop3-patch/target/hadoop/lib (3.5.0; core/hadoop-version.sh), no
 # Hadoop tarball. Sourced by bin/jvmreuse-cluster and by test scripts; the caller uses
 # `set -euo pipefail`.
 #
@@ -32,8 +32,8 @@
 #
 # Settings (environment; bin/jvmreuse-cluster sets them from its options):
 #   JVMREUSE_HADOOP_VERSION   the Hadoop to run: 2.2.0 (default) or 3.5.0 (core/hadoop-version.sh);
-#                             3.5.0's pools run its tasks only (its AMs stock, no MPI shuffle,
-#                             no slot warm-up: issue 31)
+#                             what its pools do not do yet stays stock, said at start
+#                             (JVMREUSE_HADOOP_POOLED_AM, _MPI_SHUFFLE, _WARMUP: issue 31)
 #   JVMREUSE_CLUSTER_DIR      the cluster dir D (default /tmp/jvmreuse-cluster-$EUID)
 #   JVMREUSE_NODEMANAGERS     NodeManagers to run (default 2)
 #   JVMREUSE_POOL             1: run containers in JVM Reuse pools (PoolContainerExecutor), one pool
@@ -130,10 +130,18 @@ _jvmreuse_cluster_validate() {
             "start it without --pool (stock containers), or use --hadoop-version 2.2.0 for pools"
         return 1
     fi
-    if [[ $JVMREUSE_POOL == 1 && $JVMREUSE_HADOOP_TASK_HOOKS != 1 ]]; then
-        _jvmreuse_cluster_log "Hadoop $JVMREUSE_HADOOP_VERSION: the pools run its tasks only; its application masters take" \
-            "the stock path, its reducers Hadoop's HTTP shuffle (MPI shuffle off), and its slots" \
-            "start without Hadoop warm-up: built for Hadoop 2.2 only so far (issue 31)"
+    if [[ $JVMREUSE_POOL == 1 ]]; then
+        local -a stock=()
+        [[ $JVMREUSE_HADOOP_POOLED_AM == 1 ]] || stock+=("its application masters take the stock path")
+        [[ $JVMREUSE_HADOOP_MPI_SHUFFLE == 1 || $JVMREUSE_MPI_SHUFFLE != 1 ]] ||
+            stock+=("its reducers Hadoop's HTTP shuffle (MPI shuffle off)")
+        [[ $JVMREUSE_HADOOP_WARMUP == 1 ]] || stock+=("its slots start without Hadoop warm-up")
+        if ((${#stock[@]} > 0)); then
+            local joined
+            joined=$(printf '%s; ' "${stock[@]}")
+            _jvmreuse_cluster_log "Hadoop $JVMREUSE_HADOOP_VERSION with pools: ${joined%; }:" \
+                "not built for it yet (issue 31)"
+        fi
     fi
     if [[ $JVMREUSE_CLUSTER_DIR =~ [[:space:]:,] ]]; then
         _jvmreuse_cluster_log "ERROR: the cluster dir '$JVMREUSE_CLUSTER_DIR' must not contain spaces, ':' or ',' (class paths and Hadoop lists split on them)"

@@ -28,7 +28,8 @@ _jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }
 # counters' engine (hadoop-patch's for 2.2, hadoop3-patch's for 3.x).
 jvmreuse_hadoop_locate() {
     JVMREUSE_REPO=$1
-    JVMREUSE_HADOOP_LIB='' JVMREUSE_HADOOP_POOL=0 JVMREUSE_HADOOP_TASK_HOOKS=0 JVMREUSE_PATCH_JAR='' JVMREUSE_EXECUTOR_JAR=''
+    JVMREUSE_HADOOP_LIB='' JVMREUSE_HADOOP_POOL=0 JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0
+    JVMREUSE_HADOOP_WARMUP=0 JVMREUSE_PATCH_JAR='' JVMREUSE_EXECUTOR_JAR=''
     jvmreuse_hadoop_facts "$JVMREUSE_REPO" || true
     if [[ $JVMREUSE_HADOOP_POOL == 1 ]]; then
         JVMREUSE_PATCH_JAR=$(_jvmreuse_module_jar hadoop-patch)
@@ -48,9 +49,9 @@ _jvmreuse_module_jar() {
 }
 
 # The jar of the slots' TaskWarmup: hadoop-patch's on the Hadoop it is built for
-# (JVMREUSE_HADOOP_TASK_HOOKS), else nothing.
+# (JVMREUSE_HADOOP_WARMUP), else nothing.
 _jvmreuse_task_hooks_jar() {
-    [[ ${JVMREUSE_HADOOP_TASK_HOOKS:-0} != 1 ]] || printf '%s' "${JVMREUSE_PATCH_JAR:-}"
+    [[ ${JVMREUSE_HADOOP_WARMUP:-0} != 1 ]] || printf '%s' "${JVMREUSE_PATCH_JAR:-}"
 }
 
 # Picks the JDK: JVMREUSE_CLUSTER_JAVA (a JDK directory or a java binary), else JAVA_HOME, else
@@ -109,9 +110,9 @@ jvmreuse_am_resource_percent() {
 }
 
 # Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1, on a Hadoop it
-# is built for (JVMREUSE_HADOOP_TASK_HOOKS: not 3.x yet).
+# is built for (JVMREUSE_HADOOP_MPI_SHUFFLE).
 jvmreuse_mpi_shuffle_on() {
-    [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 && ${JVMREUSE_HADOOP_TASK_HOOKS:-0} == 1 ]]
+    [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 && ${JVMREUSE_HADOOP_MPI_SHUFFLE:-0} == 1 ]]
 }
 
 # The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar

@@ -4,8 +4,8 @@
 # runs, each from its own jars, which the Maven reactor copies from Maven Central (no tarball):
 #   2.2.0  the default; hadoop-patch/target/hadoop/lib; stock containers or pools
 #   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers or pools of tasks (its executor and
-#          launch counters' engine are hadoop3-patch's); its application masters and reducers'
-#          shuffle stay stock, and the slots' warm-up is 2.2's only so far (issue 31, "Hadoop 3")
+#          launch counters' engine are hadoop3-patch's); what is not built for it yet (issue 31,
+#          "Hadoop 3") stays stock or off: the flags below
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
 # else (templates, daemons, engine) is shared. Sourced (through core.sh).
 #
@@ -22,8 +22,10 @@
 #       JVMREUSE_HADOOP_EXECUTOR_MODULE the reactor module whose jar holds that executor and engine
 #                                    (besides hadoop-patch's, which every NodeManager, task and slot has)
 #       JVMREUSE_HADOOP_COUNTERS_ENGINE  its task launch counters' umbilical RPC engine
-#       JVMREUSE_HADOOP_TASK_HOOKS   1: the slots' TaskWarmup, the MPI shuffle and pooled application
-#                                    masters are built for it; 0: all of these stay off (stock)
+#       JVMREUSE_HADOOP_POOLED_AM    1: its application masters may run in slots; 0: they go stock
+#                                    (its executor says so in the NodeManager log)
+#       JVMREUSE_HADOOP_MPI_SHUFFLE  1: the MPI shuffle's plug-in is built for it; 0: HTTP only
+#       JVMREUSE_HADOOP_WARMUP       1: the slots' TaskWarmup is built for it; 0: no Hadoop warm-up
 #                                    returns 1 (nothing set) for an unknown version
 #   _jvmreuse_webapp_opts            the JVM options of a JVM that runs a YARN web app (RM, NM, JHS,
 #                                    MRAppMaster) on the JDK of JVMREUSE_JAVA_MAJOR
@@ -49,14 +51,16 @@ jvmreuse_hadoop_facts() {
         2.2.0)
             JVMREUSE_HADOOP_MODULE=hadoop-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-2.2.0.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
-            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch JVMREUSE_HADOOP_TASK_HOOKS=1
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch
+            JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
             ;;
         3.5.0)
             # Central has no examples jar of 3.5.0: hadoop3-patch/pom.xml takes 3.4.2's (a job jar)
             JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
-            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_TASK_HOOKS=0
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch
+            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0 JVMREUSE_HADOOP_WARMUP=0
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
             ;;
         *) return 1 ;;
