@@ -66,10 +66,11 @@
 #                                          multi-host testbed's Slurm, ResourceManager on n1, one
 #                                          NodeManager and one pool per host (lib/bench/hosts.sh);
 #                                          the last line then reads "iterative across N hosts: ..."
+#                                          (on 3.x "iterative across N hosts (hadoop V): ...")
 #                                          without pooled-uber
 #   LINK_RATE          (none)              with HOSTS: every host's link shaped to it (tc tbf), e.g. 1gbit
 #   JVMREUSE_HADOOP_VERSION  2.2.0         the cluster's Hadoop (jvmreuse-cluster --hadoop-version); on
-#                                          3.x (one host only) the modes default to "stock uber pool"
+#                                          3.x the modes default to "stock uber pool"
 #                                          (its application masters are not pooled yet, so there is no
 #                                          pooled-uber) and the last line reads "iterative (hadoop V): ..."
 #   OUT_DIR            build/bench/iterative (relative to the repository)
@@ -130,7 +131,6 @@ for m in $modes; do
 done
 [[ -n $modes ]] || die "MODES: no mode"
 if [[ $hadoop_version != 2.* ]]; then
-    ((HOSTS == 1)) || die "JVMREUSE_HADOOP_VERSION=$hadoop_version: across hosts (HOSTS) the batch job runs Hadoop 2.2.0 only so far"
     [[ " $modes " != *" pooled-uber "* ]] ||
         die "MODES: pooled-uber needs application masters in slots, which Hadoop $hadoop_version does not have yet (issue 31)"
 fi
@@ -374,7 +374,9 @@ last_line() {
             parts+=("$w pool/uber $(ratio "$uber" "$pool") pool/stock $(ratio "$stock" "$pool") pooled-uber/uber $(ratio "$uber" "$pooled_uber")")
         fi
     done
-    if ((HOSTS > 1)); then
+    if ((HOSTS > 1)) && [[ $hadoop_version != 2.* ]]; then
+        printf 'iterative across %s hosts (hadoop %s): %s iterations: %s; %s\n' "$HOSTS" "$hadoop_version" "$n" "${parts[0]}" "${parts[1]}"
+    elif ((HOSTS > 1)); then
         printf 'iterative across %s hosts: %s iterations: %s; %s\n' "$HOSTS" "$n" "${parts[0]}" "${parts[1]}"
     elif [[ $hadoop_version != 2.* ]]; then
         printf 'iterative (hadoop %s): %s iterations: %s; %s\n' "$hadoop_version" "$n" "${parts[0]}" "${parts[1]}"

@@ -458,8 +458,13 @@ mpi_ceiling after
 
 # --- the table ----------------------------------------------------------------------------
 
-printf '\nTeraSort %s (%d rows), %d reducers, %d NodeManagers, tasks in pool slots; %s of %d counted round(s) after %d warm-up round(s); outputs valid\n' \
-    "$size_spec" "$rows" "$reduces" "$nodemanagers" "$( ((rounds > 1)) && echo medians || echo values)" "$rounds" "$warmup"
+if ((HOSTS > 1)); then
+    where="$HOSTS hosts${LINK_RATE:+ (links at $LINK_RATE)}, a NodeManager on each"
+else
+    where="$nodemanagers NodeManagers"
+fi
+printf '\nTeraSort %s (%d rows), %d reducers, %s, tasks in pool slots; %s of %d counted round(s) after %d warm-up round(s); outputs valid\n' \
+    "$size_spec" "$rows" "$reduces" "$where" "$( ((rounds > 1)) && echo medians || echo values)" "$rounds" "$warmup"
 printf '%d cores; 1-minute load average when each sort started: %s\n' "$(nproc)" \
     "$(awk -F, 'NR > 1 && $2 != "raw-mpi-bandwidth" { printf "%s%s", sep, $17; sep = " " }' "$out_csv")"
 awk -F, -v ceiling="$ceiling" -v readings="$ceiling_loads" -v order="${variants[*]}" -v copies="${copies[*]}" '

@@ -114,6 +114,8 @@ _hpc_validate_settings() {
                     if [[ $JVMREUSE_POOL != 1 || $JVMREUSE_MPI_SHUFFLE != 1 ]]; then
                         _hpc_die "the terasort variant 'mpi' needs the pools' Shuffle Manager: JVMREUSE_POOL=1 and JVMREUSE_MPI_SHUFFLE=1 (or JVMREUSE_TERASORT_VARIANTS=http)"
                     fi
+                    [[ $JVMREUSE_HADOOP_MPI_SHUFFLE == 1 ]] ||
+                        _hpc_die "the terasort variant 'mpi' needs the MPI shuffle, which is not built for Hadoop $JVMREUSE_HADOOP_VERSION yet (JVMREUSE_TERASORT_VARIANTS=http)"
                     ;;
                 *) _hpc_die "unknown terasort variant '$v' in JVMREUSE_TERASORT_VARIANTS (known: http mpi)" ;;
             esac
@@ -153,13 +155,11 @@ _hpc_validate_settings() {
     export JVMREUSE_POOL_LAUNCHER JVMREUSE_NM_LAUNCHER
 }
 
-# Batch jobs run Hadoop 2.2.0 only so far (core/hadoop-version.sh): another JVMREUSE_HADOOP_VERSION
-# is refused before anything else, never run as 2.2.
+# JVMREUSE_HADOOP_VERSION is one the build knows (core/hadoop-version.sh), checked before anything
+# else: an unknown one is refused, never run as another.
 _hpc_check_hadoop_version() {
-    [[ $JVMREUSE_HADOOP_VERSION == 2.2.0 ]] ||
-        _hpc_die "JVMREUSE_HADOOP_VERSION=$JVMREUSE_HADOOP_VERSION: batch jobs (sbatch, pjsub) run Hadoop 2.2.0 only so far" \
-            "(Hadoop 3 in batch jobs is not built yet, issue 31 \"Hadoop 3\"); a stock Hadoop 3.5.0 cluster runs on one" \
-            "machine: jvmreuse-cluster start --hadoop-version 3.5.0"
+    local problem
+    problem=$(jvmreuse_hadoop_version_check) || _hpc_die "$problem"
 }
 
 # Checks the build: Hadoop's jars, the workloads and examples jars, the pool and the MPI shuffle.

@@ -78,7 +78,7 @@ _hpc_pool_command() {
         nodes=1 pools=$HPC_N
         JVMREUSE_POOL_EXTRA_ARGS=()
     fi
-    if [[ $JVMREUSE_MPI_SHUFFLE == 1 ]]; then
+    if jvmreuse_mpi_shuffle_on; then
         JVMREUSE_POOL_EXTRA_ARGS+=(--service org.jvmreuse.shuffle.server.ShuffleManager
             --service-cp "$JVMREUSE_MPI_SHUFFLE_JAR:$JVMREUSE_HADOOP_LIB/*"
             --service-opt "conf-dir=$HPC_WORK/nodes/by-index/%n/conf")
@@ -152,7 +152,7 @@ _hpc_engine() {
 _hpc_place_pool_launch() {
     _hpc_pool_command
     _jvmreuse_private_dir "$HPC_SOCKET_DIR" || return 1
-    _hpc_log "starting the pools ($HPC_N x $HPC_SLOTS slots$( ((HPC_SHARED_HOST == 0)) || echo ', all on the master: the nodes share one host'), heap $JVMREUSE_SLOT_HEAP, MPI shuffle $([[ $JVMREUSE_MPI_SHUFFLE == 1 ]] && echo on || echo off)," \
+    _hpc_log "starting the pools ($HPC_N x $HPC_SLOTS slots$( ((HPC_SHARED_HOST == 0)) || echo ', all on the master: the nodes share one host'), heap $JVMREUSE_SLOT_HEAP, MPI shuffle $(jvmreuse_mpi_shuffle_on && echo on || echo off)," \
         "warm-up ${JVMREUSE_CLUSTER_WARMUP_MAIN:-none}) with $JVMREUSE_POOL_LAUNCHER; output in $HPC_WORK/master/logs/pools.log"
     JVMREUSE_ENGINE_POOL_CMD=("${HPC_POOL_CMD[@]}")
 }

@@ -71,8 +71,8 @@ _hpc_collect() {
     } >"$HPC_OUT/timings/job-phases.csv" 2>/dev/null || true
     {
         printf 'job %s (%s) on %s nodes: %s\n' "$HPC_JOB_ID" "$HPC_SCHED" "${HPC_N:-?}" "${HPC_NODES[*]:-}"
-        printf 'mode %s, workload %s, pool %s, MPI shuffle %s, slots %s, exit status %s\n' "$JVMREUSE_MODE" "$JVMREUSE_WORKLOAD" "$JVMREUSE_POOL" \
-            "$JVMREUSE_MPI_SHUFFLE" "${HPC_SLOTS:-}" "$status"
+        printf 'Hadoop %s, mode %s, workload %s, pool %s, MPI shuffle %s, slots %s, exit status %s\n' "$JVMREUSE_HADOOP_VERSION" \
+            "$JVMREUSE_MODE" "$JVMREUSE_WORKLOAD" "$JVMREUSE_POOL" "$(jvmreuse_mpi_shuffle_on && echo 1 || echo 0)" "${HPC_SLOTS:-}" "$status"
         [[ -z ${HPC_VERIFIED:-} ]] || printf '%s\n' "$HPC_VERIFIED"
         printf 'memory: %s\n' "${HPC_MEMORY_LINE:-}"
         printf 'files:\n'

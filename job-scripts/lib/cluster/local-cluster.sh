@@ -130,18 +130,11 @@ _jvmreuse_cluster_validate() {
             "start it without --pool (stock containers), or use --hadoop-version 2.2.0 for pools"
         return 1
     fi
-    if [[ $JVMREUSE_POOL == 1 ]]; then
-        local -a stock=()
-        [[ $JVMREUSE_HADOOP_POOLED_AM == 1 ]] || stock+=("its application masters take the stock path")
-        [[ $JVMREUSE_HADOOP_MPI_SHUFFLE == 1 || $JVMREUSE_MPI_SHUFFLE != 1 ]] ||
-            stock+=("its reducers Hadoop's HTTP shuffle (MPI shuffle off)")
-        [[ $JVMREUSE_HADOOP_WARMUP == 1 ]] || stock+=("its slots start without Hadoop warm-up")
-        if ((${#stock[@]} > 0)); then
-            local joined
-            joined=$(printf '%s; ' "${stock[@]}")
-            _jvmreuse_cluster_log "Hadoop $JVMREUSE_HADOOP_VERSION with pools: ${joined%; }:" \
-                "not built for it yet (issue 31)"
-        fi
+    if [[ $JVMREUSE_POOL == 1 ]] && problem=$(jvmreuse_hadoop_pool_limits) && [[ -n $problem ]]; then
+        _jvmreuse_cluster_log "$problem"
+    fi
+    if [[ $JVMREUSE_POOL == 1 ]] && problem=$(jvmreuse_slot_heap_warning) && [[ -n $problem ]]; then
+        _jvmreuse_cluster_log "$problem"
     fi
     if [[ $JVMREUSE_CLUSTER_DIR =~ [[:space:]:,] ]]; then
         _jvmreuse_cluster_log "ERROR: the cluster dir '$JVMREUSE_CLUSTER_DIR' must not contain spaces, ':' or ',' (class paths and Hadoop lists split on them)"

@@ -14,7 +14,7 @@
 #   jvmreuse_mb SIZE           a heap size (512m, 1g, 524288k; a bare number is MB) in MB; nothing if it is none
 
 JVMREUSE_DEFAULTS=(
-    # the Hadoop to run, one of hadoop-version.sh's (batch jobs run 2.2.0 only so far)
+    # the Hadoop to run, one of hadoop-version.sh's
     JVMREUSE_HADOOP_VERSION=2.2.0
     JVMREUSE_MPI_SHUFFLE=1 JVMREUSE_SLOT_HEAP=512m JVMREUSE_NM_MEMORY=2048 JVMREUSE_TASK_MEMORY=512
     JVMREUSE_HDFS=0 JVMREUSE_DAEMON_HEAP=1000m JVMREUSE_STOP_TIMEOUT=10

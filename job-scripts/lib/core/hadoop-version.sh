@@ -27,6 +27,10 @@
 #       JVMREUSE_HADOOP_MPI_SHUFFLE  1: the MPI shuffle's plug-in is built for it; 0: HTTP only
 #       JVMREUSE_HADOOP_WARMUP       1: the slots' TaskWarmup is built for it; 0: no Hadoop warm-up
 #                                    returns 1 (nothing set) for an unknown version
+#   jvmreuse_hadoop_pool_limits      prints what pools do not do on JVMREUSE_HADOOP_VERSION yet (from
+#                                    the flags above and JVMREUSE_MPI_SHUFFLE), or nothing
+#   jvmreuse_slot_heap_warning       prints why the tasks of JVMREUSE_TASK_MEMORY MB containers would
+#                                    not fit slots of JVMREUSE_SLOT_HEAP on this version, or nothing
 #   _jvmreuse_webapp_opts            the JVM options of a JVM that runs a YARN web app (RM, NM, JHS,
 #                                    MRAppMaster) on the JDK of JVMREUSE_JAVA_MAJOR
 #   jvmreuse_hadoop_properties SITE  the version's own properties of site file SITE (core-site,
@@ -69,6 +73,33 @@ jvmreuse_hadoop_facts() {
     JVMREUSE_HADOOP_EXAMPLES_JAR=$JVMREUSE_HADOOP_LIB/$examples
     JVMREUSE_HADOOP_JARS=("hadoop-yarn-server-nodemanager-$JVMREUSE_HADOOP_VERSION.jar"
         "hadoop-mapreduce-client-hs-$JVMREUSE_HADOOP_VERSION.jar" "$examples")
+}
+
+jvmreuse_hadoop_pool_limits() {
+    local -a stock=()
+    [[ ${JVMREUSE_HADOOP_POOLED_AM:-0} == 1 ]] || stock+=("its application masters take the stock path")
+    [[ ${JVMREUSE_HADOOP_MPI_SHUFFLE:-0} == 1 || ${JVMREUSE_MPI_SHUFFLE:-1} != 1 ]] ||
+        stock+=("its reducers Hadoop's HTTP shuffle (MPI shuffle off)")
+    [[ ${JVMREUSE_HADOOP_WARMUP:-0} == 1 ]] || stock+=("its slots start without Hadoop warm-up")
+    ((${#stock[@]} == 0)) || printf 'Hadoop %s with pools: %s: not built for it yet (issue 31)' \
+        "$JVMREUSE_HADOOP_VERSION" "$(printf '%s; ' "${stock[@]}" | sed 's/; $//')"
+}
+
+# A task that sets no -Xmx gets Hadoop's default heap: 2.x's -Xmx200m (mapred.child.java.opts);
+# 3.x's is derived from its container, mapreduce.job.heap.memory-mb.ratio (0.8) of it, rounded up.
+# A slot takes only tasks whose heap fits its own, so on 3.x small slot heaps send every task stock.
+jvmreuse_slot_heap_warning() {
+    local task_heap slot_heap
+    slot_heap=$(jvmreuse_mb "$JVMREUSE_SLOT_HEAP")
+    case ${JVMREUSE_HADOOP_VERSION:-} in
+        3.*) task_heap=$(((JVMREUSE_TASK_MEMORY * 8 + 9) / 10)) ;;
+        *) task_heap=200 ;;
+    esac
+    ((task_heap > slot_heap)) || return 0
+    printf 'warning: Hadoop %s gives a task of a %s MB container a heap of %s MB (unless the job sets -Xmx),' \
+        "$JVMREUSE_HADOOP_VERSION" "$JVMREUSE_TASK_MEMORY" "$task_heap"
+    printf ' above the slot heap %s: such tasks take the stock path; a slot heap of %sm or more takes them' \
+        "$JVMREUSE_SLOT_HEAP" "$task_heap"
 }
 
 # Hadoop 2.2's web apps (Guice 3 / cglib) need java.lang open on Java 9+. 3.5.0's need nothing on

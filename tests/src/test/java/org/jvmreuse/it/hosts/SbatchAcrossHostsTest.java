@@ -116,6 +116,30 @@ class SbatchAcrossHostsTest {
     }
 
     /**
+     * Hadoop 3.5.0 in the same batch job across the hosts (JVMREUSE_HADOOP_VERSION, each version from
+     * its own jars): the job says which Hadoop runs and what its pools do not do yet, every host's pool
+     * runs tasks of the job (3.x derives a task's heap from its container: the slot heap must hold it,
+     * 0.8 x 512 MB), no task goes stock for its heap, and PageRank matches the reference.
+     */
+    @Test
+    void hadoop3PageRankWithAPoolOnEveryHostMatchesTheReference() throws Exception {
+        long id = run(Map.of("JVMREUSE_HADOOP_VERSION", "3.5.0", "JVMREUSE_POOL", "1", "JVMREUSE_SLOT_HEAP", "512m",
+                "JVMREUSE_PAGERANK_NODES", "1000", "JVMREUSE_ITERATIONS", "1"));
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        String out = testbed.outputText(id);
+        assertTrue(out.contains("): 3 nodes (n1 n2 n3), master n1 (n1), mode batch, workload pagerank, Hadoop 3.5.0"), out);
+        assertTrue(out.contains("Hadoop 3.5.0 with pools: "), "what its pools do not do yet: " + out);
+        assertFalse(out.contains("above the slot heap"), out);
+        assertEachHostsPoolServed(dir);
+        for (int i = 1; i <= 3; i++) {
+            String node = "n" + i;
+            String nm = read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log"));
+            assertTrue(taskRuns(dir, node) >= 1, "the pool on " + node + " served no task run");
+            assertFalse(nm.contains("is above the slot heap"), node + ": a task went stock for its heap");
+        }
+    }
+
+    /**
      * The PJM job script across the hosts, with PJM's environment on top of the Slurm allocation (no
      * PJM can be installed here; Fujitsu's mpiexec is Open MPI's mpirun, which starts its daemons on
      * the other hosts with srun, as it would through PJM's own agent): the node names come from one
