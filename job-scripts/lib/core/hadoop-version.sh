@@ -6,6 +6,7 @@
 #   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers or pools of tasks (its executor and
 #          launch counters' engine are hadoop3-patch's); what is not built for it yet (issue 31,
 #          "Hadoop 3") stays stock or off: the flags below
+#   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
 # else (templates, daemons, engine) is shared. Sourced (through core.sh).
 #
@@ -38,7 +39,7 @@
 #                                    lines whose @NAME@ placeholders hadoop-conf.sh fills in; it adds
 #                                    them after the template's properties, before the user's extras
 
-JVMREUSE_HADOOP_VERSIONS=(2.2.0 3.5.0)
+JVMREUSE_HADOOP_VERSIONS=(2.2.0 3.4.2 3.5.0)
 
 jvmreuse_hadoop_version_check() {
     local v
@@ -62,6 +63,14 @@ jvmreuse_hadoop_facts() {
         3.5.0)
             # Central has no examples jar of 3.5.0: hadoop3-patch/pom.xml takes 3.4.2's (a job jar)
             JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
+            JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch
+            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0 JVMREUSE_HADOOP_WARMUP=0
+            JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
+            ;;
+        3.4.2)
+            # hadoop34-install: 3.4's jars only; its executor and engine are hadoop3-patch's
+            JVMREUSE_HADOOP_MODULE=hadoop34-install JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch
             JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0 JVMREUSE_HADOOP_WARMUP=0
@@ -102,12 +111,13 @@ jvmreuse_slot_heap_warning() {
         "$JVMREUSE_SLOT_HEAP" "$task_heap"
 }
 
-# Hadoop 2.2's web apps (Guice 3 / cglib) need java.lang open on Java 9+. 3.5.0's need nothing on
-# Java 17 (its RM, NM, JHS and MRAppMaster ran jobs and served their pages without it); its tasks
-# neither (mapreduce.jvm.add-opens-as-default stays Hadoop's default, false). The flag is harmless
-# where it is not needed, so anything but 3.x gets it.
+# The web apps of Hadoop 2.2 and 3.4 (Guice / cglib) need java.lang open on Java 9+ (3.4.2's
+# ResourceManager does not start without it on Java 17). 3.5.0's need nothing on Java 17 (its RM,
+# NM, JHS and MRAppMaster ran jobs and served their pages without it); its tasks neither
+# (mapreduce.jvm.add-opens-as-default stays Hadoop's default, false). The flag is harmless where it
+# is not needed, so anything before 3.5 gets it.
 _jvmreuse_webapp_opts() {
-    if [[ ${JVMREUSE_HADOOP_VERSION:-} != 3.* && ${JVMREUSE_JAVA_MAJOR:-17} -ge 9 ]]; then
+    if [[ ${JVMREUSE_HADOOP_VERSION:-} != 3.[5-9].* && ${JVMREUSE_JAVA_MAJOR:-17} -ge 9 ]]; then
         printf '%s' '--add-opens java.base/java.lang=ALL-UNNAMED'
     fi
 }
