@@ -4,8 +4,8 @@
 # runs, each from its own jars, which the Maven reactor copies from Maven Central (no tarball):
 #   2.2.0  the default; hadoop-patch/target/hadoop/lib; stock containers or pools
 #   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers or pools of tasks (its executor and
-#          launch counters' engine are hadoop3-patch's); what is not built for it yet (issue 31,
-#          "Hadoop 3") stays stock or off: the flags below
+#          launch counters' engine are hadoop3-patch's, its MPI shuffle mpi-shuffle3's jar); what is
+#          not built for it yet (issue 31, "Hadoop 3") stays stock or off: the flags below
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
 # else (templates, daemons, engine) is shared. Sourced (through core.sh).
 #
@@ -25,6 +25,8 @@
 #       JVMREUSE_HADOOP_POOLED_AM    1: its application masters may run in slots; 0: they go stock
 #                                    (its executor says so in the NodeManager log)
 #       JVMREUSE_HADOOP_MPI_SHUFFLE  1: the MPI shuffle's plug-in is built for it; 0: HTTP only
+#       JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE  the reactor module whose jar is the MPI shuffle for it
+#                                    (mpi-shuffle's sources with its VersionParts, docs/shuffle.md)
 #       JVMREUSE_HADOOP_WARMUP       1: the slots' TaskWarmup is built for it; 0: no Hadoop warm-up
 #                                    returns 1 (nothing set) for an unknown version
 #   _jvmreuse_webapp_opts            the JVM options of a JVM that runs a YARN web app (RM, NM, JHS,
@@ -51,7 +53,7 @@ jvmreuse_hadoop_facts() {
         2.2.0)
             JVMREUSE_HADOOP_MODULE=hadoop-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-2.2.0.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
-            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle
             JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
             ;;
@@ -59,8 +61,8 @@ jvmreuse_hadoop_facts() {
             # Central has no examples jar of 3.5.0: hadoop3-patch/pom.xml takes 3.4.2's (a job jar)
             JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
-            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch
-            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0 JVMREUSE_HADOOP_WARMUP=0
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
+            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
             ;;
         *) return 1 ;;

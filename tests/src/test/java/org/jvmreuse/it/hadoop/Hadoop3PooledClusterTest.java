@@ -44,8 +44,8 @@ class Hadoop3PooledClusterTest {
     @Test
     void theStartSaysWhatStaysStockOnHadoop3() {
         String said = cluster.startOutput().err();
-        assertTrue(said.contains("Hadoop " + Hadoop3StockClusterTest.VERSION + ": the pools run its tasks only;")
-                && said.contains("MPI shuffle off"), said);
+        assertTrue(said.contains("Hadoop " + Hadoop3StockClusterTest.VERSION + " with pools: ")
+                && said.contains("its application masters take the stock path") && !said.contains("MPI shuffle off"), said);
     }
 
     @Test
