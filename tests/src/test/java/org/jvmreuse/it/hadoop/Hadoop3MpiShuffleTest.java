@@ -24,7 +24,8 @@ import org.jvmreuse.it.Pool;
  * is byte for byte the HTTP shuffle's, every map output over MPI; damaged map outputs (chunks as
  * MPI messages, as between hosts) are fetch failures and their maps run again; an uber job,
  * whose reducer 3.x runs under the plug-in with local map files, gives the stock shuffle's
- * output; a Shuffle Manager that is gone leaves its host's outputs to HTTP. MpiShuffleTest
+ * output; a reducer outside a slot takes everything over HTTP; a Shuffle Manager that is gone
+ * leaves its host's outputs to HTTP. MpiShuffleTest
  * checks the same and more on 2.2. Lean for CI: wordcounts are checked against the test's own
  * count of the words (JobOutput.wordCounts) instead of an HTTP run.
  */
@@ -128,6 +129,18 @@ class Hadoop3MpiShuffleTest {
         Map<String, Long> c = mpi.counters();
         assertEquals(3L, c.getOrDefault(COUNTERS + "LOCAL_MAPS", -1L), "the plug-in read the local map files: " + c);
         assertEquals(-1L, c.getOrDefault(COUNTERS + "MPI_MAPS", -1L), "" + c);
+    }
+
+    /** A reducer launched the stock way (no slot, no MPI) runs the plug-in with everything over HTTP. */
+    @Test
+    @Order(4)
+    void aReducerOutsideASlotTakesEveryMapOutputOverHttp() throws Exception {
+        Job job = run("wordcount", FILES, List.of("-Dmapreduce.job.reduces=2", "-Dmapreduce.reduce.env=JVMREUSE_POOL=off"),
+                text.toString(), data("wc-stockreduce").toString());
+        Map<String, Long> c = job.counters();
+        assertEquals(0L, c.getOrDefault(COUNTERS + "MPI_MAPS", -1L), "" + c);
+        assertEquals(12L, c.getOrDefault(COUNTERS + "HTTP_MAPS", -1L), "" + c);
+        assertEquals(JobOutput.wordCounts(text), JobOutput.countedWords(JobOutput.reduceOutput(data("wc-stockreduce"))));
     }
 
     /**
