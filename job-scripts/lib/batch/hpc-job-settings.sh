@@ -185,7 +185,7 @@ _hpc_validate_build() {
         jvmreuse_load_build "$HPC_REPO"
         [[ -n $JVMREUSE_PATCH_JAR ]] || _hpc_die "JVMREUSE_POOL=1 needs the hadoop-patch jar (hadoop-patch/target/hadoop-patch-*.jar): run job-scripts/setup.sh"
         if [[ $JVMREUSE_MPI_SHUFFLE == 1 && -z $JVMREUSE_MPI_SHUFFLE_JAR ]]; then
-            _hpc_die "JVMREUSE_MPI_SHUFFLE=1 needs mpi-shuffle/target/mpi-shuffle-*.jar: run job-scripts/setup.sh (or JVMREUSE_MPI_SHUFFLE=0)"
+            _hpc_die "JVMREUSE_MPI_SHUFFLE=1 needs $JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE/target/$JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE-*.jar: run job-scripts/setup.sh (or JVMREUSE_MPI_SHUFFLE=0)"
         fi
         HPC_MPIRUN=${JVMREUSE_MPIRUN:-$MPIRUN}
         if [[ $JVMREUSE_POOL_LAUNCHER == mpirun ]] && ! command -v "$HPC_MPIRUN" >/dev/null 2>&1; then

@@ -42,9 +42,10 @@
 #                             up is a loud warning: its NodeManager runs containers the stock way
 #   JVMREUSE_MPI_SHUFFLE      1 (default): in pool mode, each pool manager also runs the MPI shuffle's
 #                             Shuffle Manager (PoolMain --service org.jvmreuse.shuffle.server.ShuffleManager,
-#                             class path: the mpi-shuffle jar and Hadoop's jars, --service-opt
-#                             conf-dir=D/nm<i>/conf), and the mpi-shuffle jar (mpi-shuffle/target/
-#                             mpi-shuffle-*.jar, required) joins yarn.application.classpath, so reducers
+#                             class path: the MPI shuffle jar and Hadoop's jars, --service-opt
+#                             conf-dir=D/nm<i>/conf), and the MPI shuffle jar (required: the version's,
+#                             mpi-shuffle/target/mpi-shuffle-*.jar for 2.2, mpi-shuffle3/target/
+#                             mpi-shuffle3-*.jar for 3.x) joins yarn.application.classpath, so reducers
 #                             (in slots or stock containers) can load org.jvmreuse.shuffle.reduce.MpiShuffle;
 #                             0 (--no-mpi-shuffle): neither. No effect without a pool
 #   JVMREUSE_SLOTS            slots per pool (default: the NM's container limit, nm-memory / task-memory)
@@ -461,8 +462,8 @@ jvmreuse_cluster_start() {
             return 1
         fi
         if jvmreuse_mpi_shuffle_on && [[ -z $JVMREUSE_MPI_SHUFFLE_JAR ]]; then
-            _jvmreuse_cluster_log "ERROR: the MPI shuffle (on by default with --pool) needs the mpi-shuffle jar" \
-                "(mpi-shuffle/target/mpi-shuffle-*.jar), which is missing: run job-scripts/setup.sh" \
+            _jvmreuse_cluster_log "ERROR: the MPI shuffle (on by default with --pool) needs Hadoop $JVMREUSE_HADOOP_VERSION's MPI shuffle jar" \
+                "($JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE/target/$JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE-*.jar), which is missing: run job-scripts/setup.sh" \
                 "(or turn the MPI shuffle off: --no-mpi-shuffle, JVMREUSE_MPI_SHUFFLE=0)"
             return 1
         fi

@@ -4,7 +4,7 @@
 # (cluster/local-cluster.sh) and HPC jobs (batch/hpc-job.sh) alike. Sourced (through core.sh).
 #
 #   jvmreuse_hadoop_locate REPO   the build's Hadoop jars (JVMREUSE_HADOOP_VERSION's), hadoop-patch and
-#                                 mpi-shuffle jars
+#                                 MPI shuffle jars (mpi-shuffle's for 2.2, mpi-shuffle3's for 3.x)
 #   jvmreuse_java_home            the JDK (JVMREUSE_CLUSTER_JAVA, JAVA_HOME, java on PATH); Java 23+ refused
 #   jvmreuse_am_opts MB           the MRAppMaster's JVM options
 #   jvmreuse_am_resource_percent TOTAL AM TASK   YARN's AM share that leaves room for a task
@@ -21,7 +21,8 @@ _jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }
 # Sets JVMREUSE_REPO ($1), the facts of JVMREUSE_HADOOP_VERSION (hadoop-version.sh: JVMREUSE_HADOOP_LIB,
 # ...; none for an unknown version, which the settings check refuses), JVMREUSE_PATCH_JAR,
 # JVMREUSE_EXECUTOR_JAR, JVMREUSE_ADMISSION_JAR (the pool's jar, whose admission rules the
-# NodeManager's executor applies) and JVMREUSE_MPI_SHUFFLE_JAR (empty when not built) and exports
+# NodeManager's executor applies) and JVMREUSE_MPI_SHUFFLE_JAR (the version's MPI shuffle jar,
+# JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE's; empty when not built) and exports
 # them. hadoop-patch's jar (the pool's launch, the slots' per-task reset, 2.2's executor, the task
 # launch counters) is empty on a Hadoop the pool is not built for, so its tasks and clients run
 # Hadoop's own classes only; JVMREUSE_EXECUTOR_JAR is the version's jar of its executor and
@@ -29,14 +30,17 @@ _jvmreuse_hadoop_log() { jvmreuse_log jvmreuse "$@"; }
 jvmreuse_hadoop_locate() {
     JVMREUSE_REPO=$1
     JVMREUSE_HADOOP_LIB='' JVMREUSE_HADOOP_POOL=0 JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0
-    JVMREUSE_HADOOP_WARMUP=0 JVMREUSE_PATCH_JAR='' JVMREUSE_EXECUTOR_JAR=''
+    JVMREUSE_HADOOP_WARMUP=0 JVMREUSE_PATCH_JAR='' JVMREUSE_EXECUTOR_JAR='' JVMREUSE_MPI_SHUFFLE_JAR=''
+    JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=''
     jvmreuse_hadoop_facts "$JVMREUSE_REPO" || true
     if [[ $JVMREUSE_HADOOP_POOL == 1 ]]; then
         JVMREUSE_PATCH_JAR=$(_jvmreuse_module_jar hadoop-patch)
         JVMREUSE_EXECUTOR_JAR=$(_jvmreuse_module_jar "$JVMREUSE_HADOOP_EXECUTOR_MODULE")
     fi
     JVMREUSE_ADMISSION_JAR=$(_jvmreuse_module_jar pool-manager)
-    JVMREUSE_MPI_SHUFFLE_JAR=$(_jvmreuse_module_jar mpi-shuffle)
+    if [[ -n $JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE ]]; then
+        JVMREUSE_MPI_SHUFFLE_JAR=$(_jvmreuse_module_jar "$JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE")
+    fi
     export JVMREUSE_REPO JVMREUSE_HADOOP_VERSION JVMREUSE_HADOOP_LIB JVMREUSE_PATCH_JAR JVMREUSE_ADMISSION_JAR \
         JVMREUSE_MPI_SHUFFLE_JAR JVMREUSE_EXECUTOR_JAR
 }
@@ -115,8 +119,8 @@ jvmreuse_mpi_shuffle_on() {
     [[ $JVMREUSE_POOL == 1 && $JVMREUSE_MPI_SHUFFLE == 1 && ${JVMREUSE_HADOOP_MPI_SHUFFLE:-0} == 1 ]]
 }
 
-# The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the mpi-shuffle jar
-# with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar and on 3.x hadoop3-patch's
+# The jars of yarn.application.classpath (after the conf dir): Hadoop's, and the version's MPI
+# shuffle jar with the MPI shuffle (its reduce-side plug-in), and the hadoop-patch jar and on 3.x hadoop3-patch's
 # (the task launch counters, docs/hadoop.md), comma-separated. The PoolContainerExecutor shares
 # these jars in the slots.
 jvmreuse_app_jars() {

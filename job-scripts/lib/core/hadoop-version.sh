@@ -4,8 +4,8 @@
 # runs, each from its own jars, which the Maven reactor copies from Maven Central (no tarball):
 #   2.2.0  the default; hadoop-patch/target/hadoop/lib; stock containers or pools
 #   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers or pools of tasks (its executor and
-#          launch counters' engine are hadoop3-patch's); what is not built for it yet (issue 31,
-#          "Hadoop 3") stays stock or off: the flags below
+#          launch counters' engine are hadoop3-patch's, its MPI shuffle mpi-shuffle3's jar); what is
+#          not built for it yet (issue 31, "Hadoop 3") stays stock or off: the flags below
 #   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
 # else (templates, daemons, engine) is shared. Sourced (through core.sh).
@@ -26,6 +26,8 @@
 #       JVMREUSE_HADOOP_POOLED_AM    1: its application masters may run in slots; 0: they go stock
 #                                    (its executor says so in the NodeManager log)
 #       JVMREUSE_HADOOP_MPI_SHUFFLE  1: the MPI shuffle's plug-in is built for it; 0: HTTP only
+#       JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE  the reactor module whose jar is the MPI shuffle for it
+#                                    (mpi-shuffle's sources with its VersionParts, docs/shuffle.md)
 #       JVMREUSE_HADOOP_WARMUP       1: the slots' TaskWarmup is built for it; 0: no Hadoop warm-up
 #                                    returns 1 (nothing set) for an unknown version
 #   jvmreuse_hadoop_pool_limits      prints what pools do not do on JVMREUSE_HADOOP_VERSION yet (from
@@ -56,7 +58,7 @@ jvmreuse_hadoop_facts() {
         2.2.0)
             JVMREUSE_HADOOP_MODULE=hadoop-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-2.2.0.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
-            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle
             JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
             ;;
@@ -64,15 +66,15 @@ jvmreuse_hadoop_facts() {
             # Central has no examples jar of 3.5.0: hadoop3-patch/pom.xml takes 3.4.2's (a job jar)
             JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
-            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch
-            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0 JVMREUSE_HADOOP_WARMUP=0
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
+            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
             ;;
         3.4.2)
             # hadoop34-install: 3.4's jars only; its executor and engine are hadoop3-patch's
             JVMREUSE_HADOOP_MODULE=hadoop34-install JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
-            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch
+            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
             JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0 JVMREUSE_HADOOP_WARMUP=0
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
             ;;

@@ -8,7 +8,8 @@
 # the slot's JNI library), hadoop-patch (its jar, plus the Hadoop 2.2 runtime jars copied to
 # hadoop-patch/target/hadoop/lib, the installation the one-machine cluster runs from),
 # hadoop3-patch (Hadoop 3.5.0's jars in hadoop3-patch/target/hadoop/lib: --hadoop-version 3.5.0),
-# mpi-shuffle (the Shuffle Manager and the reduce-side plug-in, one jar), workloads, benchmarks
+# mpi-shuffle (the Shuffle Manager and the reduce-side plug-in, one jar; mpi-shuffle3 the same
+# for Hadoop 3.x), workloads, benchmarks
 # (the programs job-scripts/bench/ runs beside the pool's and the shuffle's jars) and tests.
 # build/.built marks the last successful build.
 #   jvmreuse_missing_tools       the commands the job scripts call that are not on PATH
@@ -22,6 +23,7 @@ _jvmreuse_build_outputs_present() {
         [[ -n $(find "$repo/hadoop-patch/target" -maxdepth 1 -name 'hadoop-patch-*.jar' -print -quit 2>/dev/null) ]] &&
         [[ -n $(find "$repo/mpi-shuffle/target" -maxdepth 1 -name 'mpi-shuffle-*.jar' ! -name '*-sources.jar' \
             ! -name '*-tests.jar' -print -quit 2>/dev/null) ]] &&
+        [[ -n $(find "$repo/mpi-shuffle3/target" -maxdepth 1 -name 'mpi-shuffle3-*.jar' -print -quit 2>/dev/null) ]] &&
         [[ -n $(find "$repo/benchmarks/target" -maxdepth 1 -name 'benchmarks-*.jar' ! -name '*-sources.jar' \
             ! -name '*-tests.jar' -print -quit 2>/dev/null) ]]
 }

@@ -15,6 +15,7 @@ import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
+import org.apache.hadoop.mapreduce.task.reduce.VersionParts;
 import org.jvmreuse.shuffle.protocol.Announcement;
 import org.jvmreuse.shuffle.protocol.Messages;
 import org.jvmreuse.shuffle.protocol.RequestHash;
@@ -164,7 +165,7 @@ final class MpiCopier<K, V> implements HostCopier {
             } catch (InternalError e) {
                 throw new IOException(e); // codecs report corrupt input this way
             }
-            scheduler.copySucceeded(map, host, segment.segmentLength(), System.currentTimeMillis() - start, output);
+            VersionParts.copySucceeded(scheduler, map, host, segment.segmentLength(), start, System.currentTimeMillis(), output);
             metrics.successFetch();
             mpiMaps.increment(1);
             mpiBytes.increment(segment.segmentLength());

@@ -17,21 +17,25 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl;
+import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleParts;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
+import org.apache.hadoop.mapreduce.task.reduce.VersionParts;
 import org.apache.hadoop.util.Progress;
 import org.jvmreuse.shuffle.protocol.Messages;
 
 /**
- * The reduce side of the MPI shuffle, a Hadoop 2.2 shuffle plug-in
- * ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}). It is Hadoop's own shuffle,
- * event fetcher, scheduler, {@code parallelcopies} fetcher threads and merge manager, except
- * that a fetcher takes map outputs over MPI from the Shuffle Manager of every node in the pool's
- * service directory; other nodes, and reducers that do not run in a pool slot, use HTTP.
+ * The reduce side of the MPI shuffle, a Hadoop shuffle plug-in
+ * ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}, Hadoop 2.2 and 3.x). It is Hadoop's
+ * own shuffle, event fetcher, scheduler, {@code parallelcopies} fetcher threads and merge manager,
+ * except that a fetcher takes map outputs over MPI from the Shuffle Manager of every node in the
+ * pool's service directory; other nodes, and reducers that do not run in a pool slot, use HTTP.
+ * A reducer whose map outputs are files of its own process (3.x runs the plug-in also for uber
+ * and local jobs) runs Hadoop's own shuffle, which reads them where they are.
  * Counters (group {@value MpiCopier#COUNTERS}): MPI_MAPS, MPI_BYTES, HTTP_MAPS, HTTP_BYTES,
  * LOST_SHUFFLE_MANAGERS, and per way and host ({@link PathCounters}) e.g. LENT_FILE_BYTES_SAME_HOST,
- * MPI_MESSAGE_BYTES_OTHER_HOST.
+ * MPI_MESSAGE_BYTES_OTHER_HOST; LOCAL_MAPS alone where the map outputs were local files.
  */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionReporter {
@@ -52,6 +56,8 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
     private PathCounters paths;
     private Throwable throwable;
     private String throwingThreadName;
+    /** Hadoop's own shuffle, for map outputs that are local files (else null). */
+    private ShuffleConsumerPlugin<K, V> local;
     /** Where the fetchers find the slot's link: the attached one, or a warm-up's own. */
     private final Supplier<SlotLink> links;
 
@@ -66,11 +72,17 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
     @Override
     public void init(Context context) {
         this.context = context;
+        if (VersionParts.hasLocalMapFiles(context)) {
+            LOG.info("MPI shuffle: the map outputs are local files (an uber or local job); Hadoop's own shuffle reads them");
+            local = new Shuffle<>();
+            local.init(context);
+            return;
+        }
         this.reduceId = context.getReduceId();
         this.jobConf = context.getJobConf();
         this.reporter = context.getReporter();
         this.settings = MpiShuffleSettings.of(jobConf);
-        this.metrics = ShuffleParts.metrics(reduceId, jobConf);
+        this.metrics = VersionParts.metrics(reduceId, jobConf);
         this.paths = new PathCounters(reporter);
         this.scheduler = new ShuffleSchedulerImpl<>(jobConf, context.getStatus(), reduceId, this, context.getCopyPhase(),
                 context.getShuffledMapsCounter(), context.getReduceShuffleBytes(), context.getFailedShuffleCounter());
@@ -82,6 +94,11 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
 
     @Override
     public RawKeyValueIterator run() throws IOException, InterruptedException {
+        if (local != null) {
+            RawKeyValueIterator merged = local.run();
+            context.getReporter().getCounter(MpiCopier.COUNTERS, "LOCAL_MAPS").setValue(context.getShuffledMapsCounter().getValue());
+            return merged;
+        }
         int maxEvents = Math.min(MAX_EVENTS_TO_FETCH,
                 Math.max(MIN_EVENTS_TO_FETCH, MAX_RPC_OUTSTANDING_EVENTS / jobConf.getNumReduceTasks()));
         Thread events = ShuffleParts.eventFetcher(reduceId, context.getUmbilical(), scheduler, this, maxEvents);
@@ -167,5 +184,8 @@ public class MpiShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
 
     @Override
     public void close() {
+        if (local != null) {
+            local.close();
+        }
     }
 }

@@ -45,7 +45,7 @@ class Hadoop3PooledClusterTest {
     void theStartSaysWhatStaysStockOnHadoop3() {
         String said = cluster.startOutput().err();
         assertTrue(said.contains("Hadoop " + Hadoop3StockClusterTest.VERSION + " with pools: ")
-                && said.contains("not built for it yet (issue 31)"), said);
+                && said.contains("its application masters take the stock path") && !said.contains("MPI shuffle off"), said);
     }
 
     @Test

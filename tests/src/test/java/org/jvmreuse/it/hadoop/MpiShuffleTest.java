@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MpiShuffleTest {
-    private static final String PLUGIN = "-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="
+    static final String PLUGIN = "-Dmapreduce.job.reduce.shuffle.consumer.plugin.class="
             + "org.jvmreuse.shuffle.reduce.MpiShuffle";
     private static final List<String> HTTP = List.of();
     private static final List<String> CONCURRENT = List.of(PLUGIN, "-Djvmreuse.shuffle.mode=concurrent");
@@ -45,7 +43,7 @@ class MpiShuffleTest {
             Map.entry("blocking-mpi", List.of(PLUGIN, "-Djvmreuse.shuffle.mode=blocking", "-Djvmreuse.shuffle.direct=false")),
             Map.entry("concurrent-chunks", List.of(PLUGIN, "-Djvmreuse.shuffle.mode=concurrent",
                     "-Djvmreuse.shuffle.direct-files=false")));
-    private static final String COUNTERS = "org.jvmreuse.shuffle.MpiShuffle/";
+    static final String COUNTERS = "org.jvmreuse.shuffle.MpiShuffle/";
     /** Tests that do not depend on the MPI backend: tests/pom.xml's Java-bindings execution leaves them out. */
     private static final String ONCE = "backend-independent";
     private static final Pattern SERVED = Pattern.compile("MPI shuffle: serving (attempt_\\S+) partition (\\d+) .* to rank (\\d+)");
@@ -79,7 +77,7 @@ class MpiShuffleTest {
     }
 
     /** Every map output a reducer took came over MPI. */
-    private static void assertAllOverMpi(Job job, int maps, int reduces) {
+    static void assertAllOverMpi(Job job, int maps, int reduces) {
         Map<String, Long> c = job.counters();
         assertEquals((long) maps * reduces, c.getOrDefault(COUNTERS + "MPI_MAPS", -1L), "map outputs over MPI: " + c);
         assertEquals(0L, c.getOrDefault(COUNTERS + "HTTP_MAPS", -1L), "map outputs over HTTP: " + c);
@@ -90,7 +88,7 @@ class MpiShuffleTest {
      * The MPI shuffle's counters per way and host: on this one host every segment came {@code way}
      * and from the same host (all its bytes), none from another host.
      */
-    private static void assertOneWay(Job job, String way, int segments) {
+    static void assertOneWay(Job job, String way, int segments) {
         Map<String, Long> c = job.counters();
         for (String w : List.of("LENT_FILE", "DIRECT_COPY", "MPI_MESSAGE")) {
             assertEquals(w.equals(way) ? segments : 0L, c.getOrDefault(COUNTERS + w + "_SEGMENTS_SAME_HOST", -1L), w + ": " + c);
@@ -344,7 +342,7 @@ class MpiShuffleTest {
         List<String> options = List.of("-Dmapreduce.job.reduces=2", "-Dmapreduce.job.reduce.slowstart.completedmaps=1.0");
         run("wordcount", HTTP, options, input.toString(), expected.toString());
         for (var mode : WAYS.subList(0, 2)) { // a lent file's read, chunks over MPI
-            try (MapOutputDamage damage = new MapOutputDamage(cluster.dir, 2)) {
+            try (MapOutputDamage damage = new MapOutputDamage(cluster, 2)) {
                 Job job = run("wordcount", mode.getValue(), options, input.toString(), data("wc-damaged-" + mode.getKey()).toString());
                 assertEquals(Set.of(0, 1, 2, 3), damage.damaged(), "maps damaged before the fetch: " + damage.damaged());
                 Map<String, Long> c = job.counters();
@@ -388,103 +386,5 @@ class MpiShuffleTest {
         assertEquals(0L, c.getOrDefault("Shuffle Errors/IO_ERROR", 0L), "fetch failures: " + c);
         assertTrue(seconds < 60, "the job took " + seconds + " s");
         System.out.println("MpiShuffleTest: wordcount with a lost Shuffle Manager took " + seconds + " s: " + c);
-    }
-
-    /**
-     * Watches the NodeManagers' local dirs and damages the first attempt's output of maps 0-3
-     * the moment its index is complete (the reducers start only after all maps finished).
-     */
-    private static final class MapOutputDamage implements AutoCloseable {
-        private static final Pattern FIRST_ATTEMPT = Pattern.compile("attempt_\\d+_\\d+_m_00000([0-3])_0");
-        private final Path clusterDir;
-        private final int partitions;
-        private final Set<Integer> damaged = ConcurrentHashMap.newKeySet();
-        private final Set<Path> earlierJobs = ConcurrentHashMap.newKeySet();
-        private final Thread watcher;
-        private volatile boolean stop;
-
-        MapOutputDamage(Path clusterDir, int partitions) throws IOException {
-            this.clusterDir = clusterDir;
-            this.partitions = partitions;
-            for (int nm = 1; nm <= cluster.nodeManagers; nm++) {
-                Path local = clusterDir.resolve("nm" + nm + "/local/usercache");
-                if (Files.isDirectory(local)) {
-                    try (Stream<Path> apps = Files.walk(local, 3)) {
-                        apps.filter(p -> p.getFileName().toString().startsWith("application_")).forEach(earlierJobs::add);
-                    }
-                }
-            }
-            watcher = new Thread(this::watch, "map-output-damage");
-            watcher.setDaemon(true);
-            watcher.start();
-        }
-
-        Set<Integer> damaged() {
-            return Set.copyOf(damaged);
-        }
-
-        private void watch() {
-            while (!stop && damaged.size() < 4) {
-                try {
-                    for (int nm = 1; nm <= cluster.nodeManagers; nm++) {
-                        Path local = clusterDir.resolve("nm" + nm + "/local/usercache");
-                        if (!Files.isDirectory(local)) {
-                            continue;
-                        }
-                        try (Stream<Path> files = Files.walk(local, 6)) {
-                            for (Path index : files.filter(p -> p.getFileName().toString().equals("file.out.index")).toList()) {
-                                Matcher m = FIRST_ATTEMPT.matcher(index.getParent().getFileName().toString());
-                                Path app = index.getParent().getParent().getParent();
-                                if (m.matches() && !earlierJobs.contains(app) && Files.size(index) == partitions * 24L + 8
-                                        && damaged.add(Integer.parseInt(m.group(1)))) {
-                                    damage(Integer.parseInt(m.group(1)), index);
-                                }
-                            }
-                        }
-                    }
-                    Thread.sleep(10);
-                } catch (IOException | java.io.UncheckedIOException e) {
-                    // a directory vanished while walking (a finished container); look again
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-
-        private void damage(int map, Path index) throws IOException {
-            Path out = index.resolveSibling("file.out");
-            switch (map) {
-                case 0 -> Files.delete(out);
-                case 1 -> {
-                    try (RandomAccessFile f = new RandomAccessFile(out.toFile(), "rw")) {
-                        f.setLength(f.length() / 2);
-                    }
-                }
-                case 2 -> flip(index, 5);
-                default -> {
-                    ByteBuffer records = ByteBuffer.wrap(Files.readAllBytes(index));
-                    for (int r = 0; r < partitions; r++) {
-                        long start = records.getLong(r * 24);
-                        long length = records.getLong(r * 24 + 16);
-                        flip(out, start + length / 2);
-                    }
-                }
-            }
-        }
-
-        private static void flip(Path file, long at) throws IOException {
-            try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-                f.seek(at);
-                int b = f.read();
-                f.seek(at);
-                f.write(b ^ 0x20);
-            }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop = true;
-            watcher.join(5000);
-        }
     }
 }

@@ -8,17 +8,15 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.jvmreuse.shuffle.reduce.HostCopier;
 
 /**
- * The package-private parts of Hadoop 2.2's shuffle that {@code org.jvmreuse.shuffle.reduce.MpiShuffle}
- * reuses unchanged: the map-completion event fetcher, the client metrics, the shuffle error,
- * and the HTTP fetcher (subclassed so that hosts with a Shuffle Manager go over MPI). This class
- * lives in Hadoop's package only to reach them; it adds no behaviour of its own.
+ * The package-private parts of Hadoop's shuffle that {@code org.jvmreuse.shuffle.reduce.MpiShuffle}
+ * reuses unchanged: the map-completion event fetcher, the shuffle error, and the HTTP fetcher
+ * (subclassed so that hosts with a Shuffle Manager go over MPI). This class lives in Hadoop's
+ * package only to reach them; it adds no behaviour of its own. Its source is the same for every
+ * Hadoop version the shuffle is built for (each build compiles it against its own version);
+ * what differs between them is {@link VersionParts}.
  */
 public final class ShuffleParts {
     private ShuffleParts() {
-    }
-
-    public static ShuffleClientMetrics metrics(TaskAttemptID reduceId, JobConf conf) {
-        return new ShuffleClientMetrics(reduceId, conf);
     }
 
     public static <K, V> Thread eventFetcher(TaskAttemptID reduceId, TaskUmbilicalProtocol umbilical,
