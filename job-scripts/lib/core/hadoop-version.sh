@@ -75,7 +75,7 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_MODULE=hadoop34-install JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
-            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0 JVMREUSE_HADOOP_WARMUP=0
+            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
             ;;
         *) return 1 ;;

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The Hadoop 3.4 line beside 3.5 (jvmreuse-cluster start --pool --hadoop-version 3.4.2, one
  * NodeManager and its pool; the jars hadoop34-install assembles, the executor and launch counters'
- * engine hadoop3-patch's): the daemons are 3.4.2, and a wordcount's tasks run in slots and count
- * what the test counts. 3.4's MapReduce containers carry --add-opens/--add-exports options by
+ * engine hadoop3-patch's, the MPI shuffle mpi-shuffle3's): the daemons are 3.4.2, and a wordcount's
+ * tasks run in slots, its reducer takes the map outputs over the MPI shuffle, and it counts what
+ * the test counts. 3.4's MapReduce containers carry --add-opens/--add-exports options by
  * default (mapreduce.jvm.add-opens-as-default is true there, false on 3.5), which the slots were
  * not started with: each run takes them, so its tasks are pooled, not sent stock.
  */
@@ -44,7 +45,7 @@ class Hadoop34PooledClusterTest {
     }
 
     @Test
-    void wordcountOnHadoop34RunsItsTasksInSlotsWithTheirJdkOptions() throws Exception {
+    void wordcountOnHadoop34RunsItsTasksInSlotsWithTheirJdkOptionsAndShufflesOverMpi() throws Exception {
         Matcher rmWeb = Pattern.compile("(?m)^PORT_rm_web=(\\d+)$").matcher(Files.readString(cluster.dir.resolve("cluster.env")));
         assertTrue(rmWeb.find(), "rm_web in cluster.env");
         var info = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -58,13 +59,15 @@ class Hadoop34PooledClusterTest {
         long runs = cluster.pooledRuns();
         Path out = cluster.dir.resolve("data/wordcount-out");
         Job job = cluster.job(LIB.resolve("hadoop-mapreduce-examples-" + VERSION + ".jar"),
-                List.of("wordcount", text.toString(), out.toString()));
+                List.of("wordcount", MpiShuffleTest.PLUGIN, text.toString(), out.toString()));
         assertTrue(job.succeeded(), "wordcount failed:\n" + job);
         assertEquals(expected, JobOutput.countedWords(JobOutput.reduceOutput(out)));
 
         Map<String, Long> counters = job.counters();
         assertEquals(3L, counters.get("Task launches/Tasks run in a pool slot"), counters.toString());
         assertEquals(0L, counters.get("Task launches/Tasks run in a new JVM"), counters.toString());
+        assertEquals(2L, counters.get(MpiShuffleTest.COUNTERS + "MPI_MAPS"), "both map outputs over MPI: " + counters);
+        assertEquals(0L, counters.get(MpiShuffleTest.COUNTERS + "HTTP_MAPS"), counters.toString());
         cluster.awaitIdlePools();
         assertEquals(runs + 3, cluster.pooledRuns(), "2 maps and a reduce, each in a slot");
 
