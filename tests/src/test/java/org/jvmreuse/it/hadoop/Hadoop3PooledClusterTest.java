@@ -79,6 +79,7 @@ class Hadoop3PooledClusterTest {
         assertEquals(2, lines.stream().filter(l -> l.contains("stock launch (its heap -Xmx820m is above the slot heap")).count(),
                 String.join("\n", lines));
         assertTrue(lines.stream().anyMatch(l -> l.contains(AM_POOLED)), String.join("\n", lines));
+        assertEquals(1024, mapContainerMb(big), big.counters().toString());
         Job stock = stock("pi", () -> pi(HadoopCluster.STOCK));
         String estimate = estimate(stock);
         assertLaunchCounters(stock, 0, 3);
@@ -86,6 +87,7 @@ class Hadoop3PooledClusterTest {
             Job pooled = pooled("pi round " + round, () -> pi(HadoopCluster.POOLED), 3);
             assertEquals(estimate, estimate(pooled), "round " + round);
             assertLaunchCounters(pooled, 3, 0);
+            assertEquals(512, mapContainerMb(pooled), "round " + round + ": the size of its maps' containers");
         }
         List<String> uber = new ArrayList<>(HadoopCluster.POOLED);
         uber.add("-Dmapreduce.job.ubertask.enable=true");
@@ -223,6 +225,13 @@ class Hadoop3PooledClusterTest {
         Matcher m = Pattern.compile("Estimated value of Pi is (3\\.\\d+)").matcher(pi.result().out());
         assertTrue(m.find(), "no estimate:\n" + pi);
         return m.group(1);
+    }
+
+    /** The memory of the job's map containers, as its AM asked for them: MB-milliseconds over milliseconds. */
+    private static long mapContainerMb(Job job) {
+        Map<String, Long> counters = job.counters();
+        return counters.get("Job Counters/Total megabyte-milliseconds taken by all map tasks")
+                / counters.get("Job Counters/Total time spent by all map tasks (ms)");
     }
 
     /** The job's task launch counters (3.x's umbilical engine, hadoop3-patch) as the client lists them. */
