@@ -71,8 +71,8 @@
 #   LINK_RATE          (none)              with HOSTS: every host's link shaped to it (tc tbf), e.g. 1gbit
 #   JVMREUSE_HADOOP_VERSION  2.2.0         the cluster's Hadoop (jvmreuse-cluster --hadoop-version); on
 #                                          3.x the modes default to "stock uber pool"
-#                                          (its application masters are not pooled yet, so there is no
-#                                          pooled-uber) and the last line reads "iterative (hadoop V): ..."
+#                                          (pooled-uber when MODES asks) and the last line reads
+#                                          "iterative (hadoop V): ..." without pooled-uber (issue 31's form)
 #   OUT_DIR            build/bench/iterative (relative to the repository)
 #   KEEP=1             keeps the cluster dir (${TMPDIR:-/tmp}/jvmreuse-bench-iterative.*, across hosts
 #                      /var/tmp/jvmreuse-bench-iterative.*) with its logs
@@ -130,10 +130,6 @@ for m in $modes; do
         die "MODES: unknown mode '$m' (stock, uber, pool, pooled-uber)"
 done
 [[ -n $modes ]] || die "MODES: no mode"
-if [[ $hadoop_version != 2.* ]]; then
-    [[ " $modes " != *" pooled-uber "* ]] ||
-        die "MODES: pooled-uber needs application masters in slots, which Hadoop $hadoop_version does not have yet (issue 31)"
-fi
 if [[ " $modes " == *" uber "* || " $modes " == *" pooled-uber "* ]] && ((reducers > 1)); then
     die "REDUCERS=$reducers: uber mode runs at most one reducer (REDUCERS=1, or MODES without uber)"
 fi

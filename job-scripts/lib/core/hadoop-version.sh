@@ -3,10 +3,12 @@
 # hadoop-version.sh -- the one place for what differs between the Hadoop versions the product
 # runs, each from its own jars, which the Maven reactor copies from Maven Central (no tarball):
 #   2.2.0  the default; hadoop-patch/target/hadoop/lib; stock containers or pools
-#   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers or pools of tasks (its executor and
-#          launch counters' engine are hadoop3-patch's, its MPI shuffle mpi-shuffle3's jar); what is
-#          not built for it yet (issue 31, "Hadoop 3") stays stock or off: the flags below
-#   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine
+#   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers or pools of tasks and application
+#          masters (its executor and launch counters' engine are hadoop3-patch's, its MPI shuffle
+#          mpi-shuffle3's jar); what is not built for it yet (issue 31, "Hadoop 3") stays stock or
+#          off: the flags below
+#   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine,
+#          but its application masters stock (the AM statics audit is 3.5.0's)
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
 # else (templates, daemons, engine) is shared. Sourced (through core.sh).
 #
@@ -67,7 +69,7 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
-            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
+            JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
             ;;
         3.4.2)

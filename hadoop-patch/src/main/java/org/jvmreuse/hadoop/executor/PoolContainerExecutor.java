@@ -35,7 +35,7 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
     @Override
     public void setConf(Configuration conf) {
         super.setConf(conf);
-        pool = new PoolLaunch(conf, LOG, null);
+        pool = new PoolLaunch(conf, LOG);
     }
 
     @Override

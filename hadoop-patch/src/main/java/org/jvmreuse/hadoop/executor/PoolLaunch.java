@@ -28,30 +28,24 @@ public final class PoolLaunch {
     private final PoolSettings settings;
     private final LaunchScriptRewriter rewriter;
     private final SlotFit fit;
-    /** Why this version's executor sends every application master down the stock path, or null. */
-    private final String appMasterRefusal;
 
     /**
      * Reads the pool settings of {@code conf} and logs them (or why no container is pooled) in
-     * {@code log}, the executor's. {@code appMasterRefusal}: why this Hadoop version's application
-     * masters all take the stock path, or null where they may run in slots.
+     * {@code log}, the executor's.
      */
-    public PoolLaunch(Configuration conf, Log log, String appMasterRefusal) {
+    public PoolLaunch(Configuration conf, Log log) {
         this.log = log;
         this.conf = conf;
-        this.appMasterRefusal = appMasterRefusal;
         settings = PoolSettings.from(conf);
         rewriter = new LaunchScriptRewriter(settings);
         fit = new SlotFit(settings.slotHeapBytes, settings.slotMemoryMb, defaultHeapBytes());
         if (settings.disabledBecause != null) {
             log.warn("JVM pool not used, every container takes the stock launch path: " + settings.disabledBecause);
         } else {
-            boolean appMasters = settings.appMasters && appMasterRefusal == null;
-            log.info("MapReduce tasks" + (appMasters ? " and application masters" : "") + " run in the JVM pool at "
+            log.info("MapReduce tasks" + (settings.appMasters ? " and application masters" : "") + " run in the JVM pool at "
                     + settings.socket + " (client " + settings.client
                     + ", wait " + settings.waitMillis + " ms for a slot; tasks up to a heap of " + (settings.slotHeapBytes >> 20)
-                    + " MB and a container of " + settings.slotMemoryMb + " MB)"
-                    + (settings.appMasters && appMasterRefusal != null ? "; " + appMasterRefusal : ""));
+                    + " MB and a container of " + settings.slotMemoryMb + " MB)");
         }
     }
 
@@ -114,13 +108,8 @@ public final class PoolLaunch {
         if (launch == null) {
             return "not a MapReduce task or application master";
         }
-        if (launch.program() == LaunchScriptRewriter.Program.APP_MASTER) {
-            if (!settings.appMasters) {
-                return "application masters are not pooled on this node (" + PoolSettings.APP_MASTERS + "=false)";
-            }
-            if (appMasterRefusal != null) {
-                return appMasterRefusal;
-            }
+        if (launch.program() == LaunchScriptRewriter.Program.APP_MASTER && !settings.appMasters) {
+            return "application masters are not pooled on this node (" + PoolSettings.APP_MASTERS + "=false)";
         }
         return fit.stockReason(launch.jvmOptions(), containerMb);
     }

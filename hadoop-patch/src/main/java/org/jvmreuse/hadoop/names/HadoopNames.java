@@ -437,8 +437,11 @@ public final class HadoopNames {
                 NM_TOKEN_CACHE_CLASS.method("clearCache"));
         public static final Optional<FieldName> NM_TOKEN_CACHE =
                 onlyIn3(NM_TOKEN_CACHE_CLASS.staticField("NM_TOKEN_CACHE", NM_TOKEN_CACHE_CLASS.name()));
-        /** 3.x: the MRAppMaster's statics are not audited yet: a slot that ran one retires. */
-        public static final ClassName MR_APP_MASTER = new ClassName("org.apache.hadoop.mapreduce.v2.app.MRAppMaster");
+        /** 3.x: main sets it (a new JVM's is false until then); an MRAppMaster not started by main reads it. */
+        public static final Optional<FieldName> MAIN_STARTED = onlyIn3(
+                new ClassName("org.apache.hadoop.mapreduce.v2.app.MRAppMaster").settableStaticField("mainStarted", BOOLEAN));
+        /** 3.x: each task type's container size, from the first job's configuration that asked. */
+        public static final Optional<FieldName> RESOURCE_REQUESTS = onlyIn3(ATTEMPT.staticField("RESOURCE_REQUEST_CACHE", MAP));
         public static final FieldName RACK_RESOLVER_INIT = RACK_RESOLVER.settableStaticField("initCalled", BOOLEAN);
         public static final FieldName RACK_MAPPING = RACK_RESOLVER.settableStaticField("dnsToSwitchMapping",
                 "org.apache.hadoop.net.DNSToSwitchMapping");

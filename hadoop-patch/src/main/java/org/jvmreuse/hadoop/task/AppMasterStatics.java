@@ -12,13 +12,14 @@ import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.GLOBAL_LIST
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.GUICE_FILTER_RESET;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.HISTORY_FILES;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.HTTP_POLICY;
-import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.MR_APP_MASTER;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.MAIN_STARTED;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.NM_TOKEN_CACHE;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.POLICY_IN_JHS;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.POLICY_IN_YARN;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.RACK_MAPPING;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.RACK_RESOLVER_INIT;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.RESET_LISTENERS;
+import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.RESOURCE_REQUESTS;
 import static org.jvmreuse.hadoop.names.HadoopNames.AppMasterStatics.WEB_APP_CONTEXT;
 
 import java.lang.ref.WeakReference;
@@ -28,12 +29,12 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jvmreuse.hadoop.names.ClassName;
-import org.jvmreuse.hadoop.names.HadoopNames;
 
 /**
  * Statics that an MRAppMaster run sets (its own classes, the MapReduce and YARN helpers it calls,
- * the servlet filter of its web app): back to what a new JVM has. Which statics of those classes
- * are left alone, and why, is the audit in AppMasterStaticsAuditTest.
+ * the servlet filter of its web app): back to what a new JVM has, on Hadoop 2.2 and 3.x (the
+ * names table has each version's). Which statics of those classes are left alone, and why, is the
+ * audit in AppMasterStaticsAuditTest (2.2) and hadoop3-patch's AppMasterStaticsAudit3Test (3.x).
  */
 final class AppMasterStatics {
     /** HttpConfig's policy as its initialiser computed it from the node's configuration; null until then. */
@@ -62,11 +63,7 @@ final class AppMasterStatics {
     }
 
     static void afterRun() {
-        if (HadoopNames.HADOOP_3) {
-            ifLoaded(MR_APP_MASTER, c -> {
-                throw new IllegalStateException("an MRAppMaster ran: its statics on Hadoop 3.x are not audited yet (issue 31)");
-            });
-        }
+        MAIN_STARTED.ifPresent(started -> ifLoaded(started.owner(), c -> Fields.setStatic(c, started, false)));
         HTTP_POLICY.ifPresent(policy -> ifLoaded(policy.owner(), c -> Fields.setStatic(c, policy, nodeHttpPolicy)));
         ifLoaded(POLICY_IN_YARN.owner(), c -> {
             Fields.setStatic(c, POLICY_IN_YARN, null);
@@ -84,6 +81,8 @@ final class AppMasterStatics {
             }
             // what attempts without a status report return; the web UI's counter pages add groups to it
             becomeNew(Fields.getStatic(c, EMPTY_COUNTERS));
+            // 3.x: the container size of each task type, as the first job that ran here asked for it
+            RESOURCE_REQUESTS.ifPresent(cache -> ((Map<?, ?>) Fields.getStatic(c, cache)).clear());
         });
         // history writers by job id: an AM's stop closes every one it finds, and its retry has the same id
         ifLoaded(HISTORY_FILES.owner(), c -> ((Map<?, ?>) Fields.getStatic(c, HISTORY_FILES)).clear());

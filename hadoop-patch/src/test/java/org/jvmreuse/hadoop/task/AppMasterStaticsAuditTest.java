@@ -4,17 +4,9 @@ import static java.util.Map.entry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.net.URISyntaxException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import com.google.common.base.CharMatcher;
 import com.google.common.base.Joiner;
@@ -28,16 +20,16 @@ import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.yarn.client.api.NMTokenCache;
 import org.apache.hadoop.yarn.util.RackResolver;
 import org.junit.jupiter.api.Test;
+import org.jvmreuse.hadoop.audit.MutableStatics;
 
 /**
  * Every mutable static field of the classes an MRAppMaster run uses, found by reflection, is
  * either reset after the run or named here as harmless, with the reason. Scope: every class of
  * hadoop-mapreduce-client-app, all of Guice's servlet extension, and the packages of the other
  * jars whose statics the AM sets or whose classes it uses for its web app, RPC, services and
- * history. Mutable: not final, or final of a type not known to be immutable (collections,
- * arrays, atomics, ThreadLocals, Hadoop records and anything else). Loggers do not count, final
- * or not: nothing reassigns one, and log4j's configuration is reset per run. A static added by
- * another Hadoop version, or a class brought into scope, fails this test until it is classified.
+ * history (mutable and found as {@link MutableStatics} says). A static added by another Hadoop
+ * 2.x, or a class brought into scope, fails this test until it is classified. Hadoop 3.x's
+ * audit is hadoop3-patch's AppMasterStaticsAudit3Test.
  */
 class AppMasterStaticsAuditTest {
     /** Packages of other jars in scope (with their subpackages). */
@@ -174,61 +166,18 @@ class AppMasterStaticsAuditTest {
 
     @Test
     void everyMutableStaticIsResetOrHarmless() throws Exception {
-        Set<String> unclassified = new TreeSet<>(mutableStatics());
-        unclassified.removeAll(RESET.keySet());
-        unclassified.removeAll(HARMLESS.keySet());
-        assertEquals(Set.of(), unclassified, "mutable statics neither reset nor known to be harmless");
+        assertEquals(Set.of(), MutableStatics.unclassified(mutableStatics(), RESET, HARMLESS),
+                "mutable statics neither reset nor known to be harmless");
     }
 
     @Test
     void everyClassifiedStaticExists() throws Exception {
-        Set<String> listed = new TreeSet<>(RESET.keySet());
-        listed.addAll(HARMLESS.keySet());
-        listed.removeAll(mutableStatics());
-        assertEquals(Set.of(), listed, "classified, but not a mutable static any more");
+        assertEquals(Set.of(), MutableStatics.stale(mutableStatics(), RESET, HARMLESS),
+                "classified, but not a mutable static any more");
         assertTrue(HARMLESS.values().stream().noneMatch(String::isBlank));
     }
 
-    private static Set<String> mutableStatics() throws IOException, URISyntaxException, ClassNotFoundException {
-        Set<String> found = new TreeSet<>();
-        for (String name : classesInScope()) {
-            Class<?> c = Class.forName(name, false, AppMasterStaticsAuditTest.class.getClassLoader());
-            for (Field f : c.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers()) && !f.isSynthetic() && !f.isEnumConstant() && mutable(f)) {
-                    found.add(c.getName() + "#" + f.getName());
-                }
-            }
-        }
-        return found;
-    }
-
-    private static boolean mutable(Field f) {
-        Class<?> type = f.getType();
-        if (LOGGERS.contains(type)) {
-            return false;
-        }
-        if (!Modifier.isFinal(f.getModifiers())) {
-            return true;
-        }
-        return !type.isPrimitive() && !type.isEnum() && IMMUTABLE.stream().noneMatch(i -> i.isAssignableFrom(type));
-    }
-
-    private static List<String> classesInScope() throws IOException, URISyntaxException {
-        Path appJar = jarOf(MRAppMaster.class);
-        List<String> names = new ArrayList<>();
-        for (Class<?> member : JARS) {
-            Path jar = jarOf(member);
-            try (JarFile file = new JarFile(jar.toFile())) {
-                file.stream().map(e -> e.getName()).filter(n -> n.endsWith(".class"))
-                        .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
-                        .filter(n -> jar.equals(appJar) || PACKAGES.stream().anyMatch(n::startsWith))
-                        .forEach(names::add);
-            }
-        }
-        return names;
-    }
-
-    private static Path jarOf(Class<?> c) throws URISyntaxException {
-        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+    private static Set<String> mutableStatics() throws Exception {
+        return new MutableStatics(IMMUTABLE, LOGGERS).in(MRAppMaster.class, JARS, PACKAGES);
     }
 }

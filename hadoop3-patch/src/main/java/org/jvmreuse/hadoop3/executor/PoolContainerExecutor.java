@@ -14,8 +14,8 @@ import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerStartContext;
 import org.jvmreuse.hadoop.executor.PoolLaunch;
 
 /**
- * Hadoop 3.x's container executor that runs MapReduce tasks in the node's JVM pool: 3.x's
- * {@link DefaultContainerExecutor} with the change of Hadoop 2.2's
+ * Hadoop 3.x's container executor that runs MapReduce tasks and application masters in the node's
+ * JVM pool: 3.x's {@link DefaultContainerExecutor} with the change of Hadoop 2.2's
  * {@code org.jvmreuse.hadoop.executor.PoolContainerExecutor}, which {@link PoolLaunch} makes for
  * both (pool or stock, the rewritten launch script, the shuffle secret, one log line per
  * container). Select it with {@code yarn.nodemanager.container-executor.class}.
@@ -25,12 +25,9 @@ import org.jvmreuse.hadoop.executor.PoolLaunch;
  * rewritten script there instead. A relaunch (YARN's container retry) goes through
  * {@link #launchContainer} too and is decided afresh. Signals, liveness and reaping stay 3.x's:
  * its kill runs bash's own {@code kill}, which signals the process group (2.2's needed a fix).
- * Application masters take the stock path on 3.x for now: their per-run reset is 2.2's only.
  */
 public class PoolContainerExecutor extends DefaultContainerExecutor {
     private static final Log LOG = LogFactory.getLog(PoolContainerExecutor.class);
-    static final String APP_MASTER_REFUSAL = "application masters are not pooled on Hadoop 3.x yet (issue 31:"
-            + " their reset in a slot is Hadoop 2.2's only)";
 
     private PoolLaunch pool;
     /** The rewritten script of each NodeManager private launch script being launched pooled. */
@@ -39,7 +36,7 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
     @Override
     public void setConf(Configuration conf) {
         super.setConf(conf);
-        pool = new PoolLaunch(conf, LOG, APP_MASTER_REFUSAL);
+        pool = new PoolLaunch(conf, LOG);
     }
 
     @Override

@@ -8,30 +8,40 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A Hadoop 3.5.0 cluster in pool mode (jvmreuse-cluster start --pool --hadoop-version 3.5.0, one
- * NodeManager and its pool under mpirun): hadoop3-patch's executor hands every task to the pool,
- * the tasks run in slots (the pool counts each as a completed run, none fell back to a new JVM,
- * no slot retired, so hadoop-patch's per-task reset ran cleanly on 3.5.0 after each; the task
- * launch counters say so too), and their jobs give what a stock run or the test's own count
- * gives, again when a second job runs in the same slots. What stays stock on 3.x is said: the start names it, and each MRAppMaster's
- * container has its reason in the NodeManager log.
+ * NodeManager and its pool under mpirun): hadoop3-patch's executor hands every task and every
+ * MRAppMaster to the pool, they run in slots (the pool counts each as a completed run, the AMs
+ * among them; none fell back to a new JVM, no slot retired, so hadoop-patch's per-run reset,
+ * AppMasterStatics included, ran cleanly on 3.5.0 after each; the task launch counters say so
+ * too), and the example jobs (pi, also as an uber job inside its pooled AM, wordcount, grep,
+ * terasort, sort) give the output and deterministic counters of the same job run stock on the
+ * same cluster (the job opting out), jobs after jobs in the same slots. What stays stock on 3.x
+ * is said at start.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class Hadoop3PooledClusterTest {
     private static final Pattern FALLBACKS = Pattern.compile("fallbacks (\\d+)");
     private static final Pattern RETIRED = Pattern.compile("retired (\\d+)\\)");
-    private static final String HADOOP3_AM = "application masters are not pooled on Hadoop 3.x yet";
+    private static final String AM_POOLED = "01_000001: application master handed to the JVM pool";
     private static HadoopCluster cluster;
+    private static Path text;
 
     @BeforeAll
     static void startCluster() throws Exception {
         cluster = HadoopCluster.start(1, "--pool", "--hadoop-version", Hadoop3StockClusterTest.VERSION);
+        text = cluster.newDir("text");
+        ExampleJobsTest.writeText(text, 2, 1000);
     }
 
     @AfterAll
@@ -45,42 +55,162 @@ class Hadoop3PooledClusterTest {
     void theStartSaysWhatStaysStockOnHadoop3() {
         String said = cluster.startOutput().err();
         assertTrue(said.contains("Hadoop " + Hadoop3StockClusterTest.VERSION + " with pools: ")
-                && said.contains("its application masters take the stock path") && !said.contains("MPI shuffle off"), said);
+                && said.contains("its slots start without Hadoop warm-up") && !said.contains("MPI shuffle off")
+                && !said.contains("application masters take the stock path"), said);
     }
 
+    /**
+     * pi pooled twice (the second job's AM and tasks in slots that ran the first's) and as an
+     * uber job (its tasks inside its AM, in a slot) estimates what a stock run estimates (its
+     * counters are not compared: its input's directory name has a random number of digits). First
+     * (so that the jobs after it show a leak), a pooled AM whose maps ask for more memory than a
+     * slot has: they go stock, and the size its AM kept (3.x's TaskAttemptImpl.RESOURCE_REQUEST_CACHE)
+     * must not reach the next AM in its slot, whose maps would go stock too (every later pooled
+     * job here asserts that none does).
+     */
     @Test
-    void piInSlotsEstimatesWhatStockDoesTwiceInTheSameSlots() throws Exception {
-        Job stock = pi(HadoopCluster.STOCK);
+    @Order(1)
+    void piInSlotsEstimatesWhatStockDoesTwiceInTheSameSlotsAndUber() throws Exception {
+        List<String> bigMaps = new ArrayList<>(HadoopCluster.POOLED);
+        bigMaps.add("-Dmapreduce.map.memory.mb=1024");
+        Job big = pi(bigMaps);
+        cluster.awaitIdlePools();
+        List<String> lines = launches(big.lastJobId());
+        // 3.x gives a map of 1024 MB a heap of 820 MB (mapreduce.job.heap.memory-mb.ratio), above the slot's
+        assertEquals(2, lines.stream().filter(l -> l.contains("stock launch (its heap -Xmx820m is above the slot heap")).count(),
+                String.join("\n", lines));
+        assertTrue(lines.stream().anyMatch(l -> l.contains(AM_POOLED)), String.join("\n", lines));
+        assertEquals(1024, mapContainerMb(big), big.counters().toString());
+        Job stock = stock("pi", () -> pi(HadoopCluster.STOCK));
         String estimate = estimate(stock);
-        assertEquals(0, tasksPooled(stock, "the job set JVMREUSE_POOL=off"), "the stock job's tasks went to the pool");
         assertLaunchCounters(stock, 0, 3);
         for (int round = 1; round <= 2; round++) {
-            long runs = cluster.pooledRuns();
-            Job pooled = pi(HadoopCluster.POOLED);
+            Job pooled = pooled("pi round " + round, () -> pi(HadoopCluster.POOLED), 3);
             assertEquals(estimate, estimate(pooled), "round " + round);
-            assertEquals(3, tasksPooled(pooled, HADOOP3_AM), "round " + round + ": 2 maps and a reduce handed to the pool");
             assertLaunchCounters(pooled, 3, 0);
-            assertEquals(runs + 3, cluster.pooledRuns(), "round " + round + ": each ran in a slot");
-            assertSlotsServeOn();
+            assertEquals(512, mapContainerMb(pooled), "round " + round + ": the size of its maps' containers");
         }
+        List<String> uber = new ArrayList<>(HadoopCluster.POOLED);
+        uber.add("-Dmapreduce.job.ubertask.enable=true");
+        Job inAm = pooled("uber pi", () -> pi(uber), 0);
+        assertEquals(estimate, estimate(inAm), "uber");
+        assertTrue(inAm.toString().contains(inAm.lastJobId() + " running in uber mode : true"), "not uber:\n" + inAm);
     }
 
     @Test
-    void wordcountInSlotsCountsWhatTheTestCountsTwiceInTheSameSlots() throws Exception {
-        Path text = cluster.newDir("wordcount-in");
-        ExampleJobsTest.writeText(text, 2, 1000);
-        Map<String, Long> expected = JobOutput.wordCounts(text);
-        for (int round = 1; round <= 2; round++) {
-            long runs = cluster.pooledRuns();
-            Path out = cluster.dir.resolve("data/wordcount-out" + round);
-            Job job = cluster.job(Hadoop3StockClusterTest.examples(), List.of("wordcount", text.toString(), out.toString()));
-            assertTrue(job.succeeded(), "wordcount failed:\n" + job);
-            assertEquals(expected, JobOutput.countedWords(JobOutput.reduceOutput(out)), "round " + round);
-            assertEquals(3, tasksPooled(job, HADOOP3_AM), "round " + round + ": 2 maps and a reduce handed to the pool");
-            assertLaunchCounters(job, 3, 0);
-            assertEquals(runs + 3, cluster.pooledRuns(), "round " + round + ": each ran in a slot");
-            assertSlotsServeOn();
+    void wordcountAndGrepInSlotsWriteWhatStockWrites() throws Exception {
+        Job[] wc = both("wordcount", List.of(), text.toString(), out("wordcount", "@OUT@"));
+        assertEquals(JobOutput.wordCounts(text), JobOutput.countedWords(JobOutput.reduceOutput(Path.of(out("wordcount",
+                "slots")))));
+        assertSameOutput("wordcount");
+        assertSameCounters("wordcount", wc);
+        both("grep", List.of(), text.toString(), out("grep", "@OUT@"), "[a-f]+ab");
+        assertSameOutput("grep");
+    }
+
+    /** terasort of one teragen input, and sort (text in, text out) of the test's text. */
+    @Test
+    void terasortAndSortInSlotsWriteWhatStockWrites() throws Exception {
+        Job gen = cluster.job(Hadoop3StockClusterTest.examples(), List.of("teragen", "-Dmapreduce.job.maps=2", "20000",
+                out("teragen", "input")));
+        assertTrue(gen.succeeded(), "teragen failed:\n" + gen);
+        Job[] sort = both("terasort", List.of("-Dmapreduce.job.reduces=2", "-Dmapreduce.terasort.simplepartitioner=true"),
+                out("teragen", "input"), out("terasort", "@OUT@"));
+        assertSameOutput("terasort");
+        assertSameCounters("terasort", sort);
+        Job[] lines = both("sort", List.of(), "-r", "2", "-inFormat",
+                "org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat", "-outFormat",
+                "org.apache.hadoop.mapreduce.lib.output.TextOutputFormat", "-outKey", "org.apache.hadoop.io.Text",
+                "-outValue", "org.apache.hadoop.io.Text", text.toString(), out("sort", "@OUT@"));
+        assertSameOutput("sort");
+        assertSameCounters("sort", lines);
+    }
+
+    private static String out(String job, String side) {
+        return cluster.dir.resolve("data").resolve(job + "-" + side).toString();
+    }
+
+    /**
+     * Runs the example pooled, then stock, into NAME-slots and NAME-stock (the same length: equal
+     * job.xml sizes); every job of the pooled client has its AM and tasks in slots.
+     */
+    private static Job[] both(String name, List<String> options, String... argsWithOut) throws Exception {
+        Job[] jobs = new Job[2];
+        for (int side = 0; side < 2; side++) {
+            boolean pooled = side == 0;
+            List<String> args = new ArrayList<>(List.of(name));
+            args.addAll(options);
+            args.addAll(pooled ? HadoopCluster.POOLED : HadoopCluster.STOCK);
+            for (String a : argsWithOut) {
+                args.add(a.replace("@OUT@", pooled ? "slots" : "stock"));
+            }
+            Callable<Job> run = () -> {
+                Job job = cluster.job(Hadoop3StockClusterTest.examples(), args);
+                assertTrue(job.succeeded(), name + (pooled ? " (pool)" : " (stock)") + " failed:\n" + job);
+                return job;
+            };
+            jobs[side] = pooled ? pooled(name, run, -1) : stock(name, run);
         }
+        return jobs;
+    }
+
+    /**
+     * Runs a client whose jobs must run pooled: each job's AM and its tasks ({@code tasks} of
+     * them if not -1) handed to the pool and run in slots, nothing stock, no fallback, no slot retired.
+     */
+    private static Job pooled(String what, Callable<Job> client, long tasks) throws Exception {
+        cluster.awaitIdlePools(); // the previous job's AM ends a few seconds after its client
+        long runs = cluster.pooledRuns();
+        long ams = cluster.pooledAmRuns();
+        Job job = client.call();
+        cluster.awaitIdlePools();
+        long handed = 0;
+        for (String id : job.jobIds()) {
+            List<String> lines = launches(id);
+            assertTrue(lines.stream().anyMatch(l -> l.contains(AM_POOLED)) && lines.stream().noneMatch(l -> l.contains("stock launch")),
+                    what + ": " + id + " not all in the pool:\n" + String.join("\n", lines));
+            handed += lines.stream().filter(l -> l.contains(": task handed to the JVM pool")).count();
+        }
+        int jobs = job.jobIds().size();
+        assertTrue(tasks == -1 || handed == tasks, what + ": " + handed + " tasks handed to the pool, not " + tasks);
+        assertEquals(ams + jobs, cluster.pooledAmRuns(), what + ": each MRAppMaster ran in a slot");
+        assertEquals(runs + jobs + handed, cluster.pooledRuns(), what + ": each AM and task ran in a slot");
+        assertSlotsServeOn(what);
+        return job;
+    }
+
+    /** Runs a client whose jobs opted out: nothing of theirs reaches the pool. */
+    private static Job stock(String what, Callable<Job> client) throws Exception {
+        cluster.awaitIdlePools();
+        long runs = cluster.pooledRuns();
+        Job job = client.call();
+        cluster.awaitIdlePools();
+        assertEquals(runs, cluster.pooledRuns(), what + " (stock): the pool ran some of it");
+        for (String id : job.jobIds()) {
+            List<String> lines = launches(id);
+            assertTrue(!lines.isEmpty() && lines.stream().allMatch(l -> l.contains(": stock launch (the job set JVMREUSE_POOL=off)")),
+                    what + " (stock): " + id + ":\n" + String.join("\n", lines));
+        }
+        return job;
+    }
+
+    /** The NodeManager's pool-or-stock line of each container of job {@code jobId}. */
+    private static List<String> launches(String jobId) throws Exception {
+        String app = "container_" + jobId.substring("job_".length()) + "_";
+        return Files.readAllLines(cluster.dir.resolve("logs/nodemanager1.log")).stream()
+                .filter(l -> l.contains("Container " + app) && (l.contains(" handed to the JVM pool") || l.contains(": stock launch (")))
+                .toList();
+    }
+
+    private static void assertSameOutput(String job) throws Exception {
+        assertEquals(JobOutput.digests(Path.of(out(job, "stock"))), JobOutput.digests(Path.of(out(job, "slots"))),
+                job + ": output differs between stock and pool");
+    }
+
+    private static void assertSameCounters(String name, Job[] jobs) {
+        Map<String, Long> pool = ExampleJobsTest.deterministic(jobs[0].counters());
+        assertTrue(pool.keySet().stream().anyMatch(k -> k.contains("records")), name + ": counters " + pool);
+        assertEquals(ExampleJobsTest.deterministic(jobs[1].counters()), pool, name + ": counters differ between stock and pool");
     }
 
     private static Job pi(List<String> options) throws Exception {
@@ -98,20 +228,11 @@ class Hadoop3PooledClusterTest {
         return m.group(1);
     }
 
-    /**
-     * The job's task containers the NodeManager handed to the pool; its MRAppMaster's container
-     * took the stock path for {@code amReason}, as the NodeManager log says.
-     */
-    private static long tasksPooled(Job job, String amReason) throws Exception {
-        cluster.awaitIdlePools();
-        String app = "container_" + job.lastJobId().substring("job_".length()) + "_";
-        List<String> lines = Files.readAllLines(cluster.dir.resolve("logs/nodemanager1.log")).stream()
-                .filter(l -> l.contains("Container " + app) && (l.contains(": task handed to the JVM pool")
-                        || l.contains(": application master handed") || l.contains(": stock launch (")))
-                .toList();
-        assertTrue(lines.stream().anyMatch(l -> l.contains("01_000001: stock launch (" + amReason)),
-                "the MRAppMaster's container has not its stock reason:\n" + String.join("\n", lines));
-        return lines.stream().filter(l -> l.contains(": task handed to the JVM pool")).count();
+    /** The memory of the job's map containers, as its AM asked for them: MB-milliseconds over milliseconds. */
+    private static long mapContainerMb(Job job) {
+        Map<String, Long> counters = job.counters();
+        return counters.get("Job Counters/Total megabyte-milliseconds taken by all map tasks")
+                / counters.get("Job Counters/Total time spent by all map tasks (ms)");
     }
 
     /** The job's task launch counters (3.x's umbilical engine, hadoop3-patch) as the client lists them. */
@@ -121,12 +242,27 @@ class Hadoop3PooledClusterTest {
         assertEquals(stock, counters.get("Task launches/Tasks run in a new JVM"), counters.toString());
     }
 
-    /** No run fell back to a new JVM and no slot retired (a failed reset retires its slot). */
-    private static void assertSlotsServeOn() throws Exception {
+    /**
+     * No run fell back to a new JVM and no slot retired (a failed reset retires its slot); if one
+     * did, the pool's log says why.
+     */
+    private static void assertSlotsServeOn(String what) throws Exception {
         String status = cluster.poolStatus(1);
         Matcher fallbacks = FALLBACKS.matcher(status);
         Matcher retired = RETIRED.matcher(status);
-        assertTrue(fallbacks.find() && fallbacks.group(1).equals("0"), status);
-        assertTrue(retired.find() && retired.group(1).equals("0"), status);
+        boolean clean = fallbacks.find() && fallbacks.group(1).equals("0") && retired.find() && retired.group(1).equals("0");
+        if (!clean) {
+            List<String> why;
+            try (var logs = Files.list(cluster.dir.resolve("pool1/logs"))) {
+                why = logs.flatMap(log -> {
+                    try {
+                        return Files.readAllLines(log).stream().filter(l -> l.contains("goes to a new JVM") || l.contains("retire"));
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }).toList();
+            }
+            throw new AssertionError(what + ": " + status + "\n" + String.join("\n", why));
+        }
     }
 }

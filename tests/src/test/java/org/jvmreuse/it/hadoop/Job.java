@@ -1,6 +1,8 @@
 package org.jvmreuse.it.hadoop;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,15 +20,21 @@ public record Job(Result result) {
 
     /** The last job this client ran (some examples run two). */
     public String lastJobId() {
+        List<String> ids = jobIds();
+        return ids.get(ids.size() - 1);
+    }
+
+    /** Every job this client ran, in order. */
+    public List<String> jobIds() {
         Matcher m = JOB_ID.matcher(result.err() + result.out());
-        String id = null;
+        List<String> ids = new ArrayList<>();
         while (m.find()) {
-            id = m.group(1);
+            ids.add(m.group(1));
         }
-        if (id == null) {
+        if (ids.isEmpty()) {
             throw new AssertionError("no job id in the client's output:\n" + result);
         }
-        return id;
+        return ids;
     }
 
     /** Counters of the last job, as "Group/Name" -> value. */
