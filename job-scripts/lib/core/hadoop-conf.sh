@@ -65,6 +65,7 @@ jvmreuse_conf_values() {
         [HEARTBEAT_MS]=$(jvmreuse_heartbeat_ms "$nodes") [UBERTASK]=$(jvmreuse_ubertask)
         [AM_RESOURCE_PERCENT]=$(jvmreuse_am_resource_percent $((nodes * JVMREUSE_NM_MEMORY)) "$am_mb" "$JVMREUSE_TASK_MEMORY")
         [EXECUTOR_CLASS]=${JVMREUSE_EXECUTOR_CLASS:-${JVMREUSE_HADOOP_EXECUTOR_CLASS:-}} [POOL_CLIENT]=${JVMREUSE_CLIENT:-} [SLOT_HEAP]=$JVMREUSE_SLOT_HEAP
+        [POOL_APPMASTER]=$([[ ${JVMREUSE_HADOOP_POOLED_AM:-0} == 1 ]] && echo true || echo false)
         [UMBILICAL_ENGINE]=$(jvmreuse_umbilical_engine))
     for name in "${!_jvmreuse_conf_ports[@]}"; do
         JVMREUSE_CONF[PORT_${name^^}]=${_jvmreuse_conf_ports[$name]}

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * tasks run in slots, its reducer takes the map outputs over the MPI shuffle, and it counts what
  * the test counts. 3.4's MapReduce containers carry --add-opens/--add-exports options by
  * default (mapreduce.jvm.add-opens-as-default is true there, false on 3.5), which the slots were
- * not started with: each run takes them, so its tasks are pooled, not sent stock.
+ * not started with: each run takes them, so its tasks are pooled, not sent stock. Its application
+ * masters stay stock (the AM's statics are audited on 3.5.0 only), with the reason in the log.
  */
 class Hadoop34PooledClusterTest {
     private static final String VERSION = "3.4.2";
@@ -70,6 +71,9 @@ class Hadoop34PooledClusterTest {
         assertEquals(0L, counters.get(MpiShuffleTest.COUNTERS + "HTTP_MAPS"), counters.toString());
         cluster.awaitIdlePools();
         assertEquals(runs + 3, cluster.pooledRuns(), "2 maps and a reduce, each in a slot");
+        // 3.4.2's application masters stay stock (their statics are audited on 3.5.0 only), said per container.
+        String am = "container_" + job.lastJobId().substring("job_".length()) + "_01_000001: stock launch (application masters are not pooled";
+        assertTrue(Files.readString(cluster.dir.resolve("logs/nodemanager1.log")).contains(am), "the AM's stock launch and its reason");
 
         // The tasks' launch scripts (as the NodeManager wrote them) asked for 3.4's JDK options.
         String app = "container_" + job.lastJobId().substring("job_".length()) + "_01_00000";
