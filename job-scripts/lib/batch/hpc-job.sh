@@ -87,11 +87,10 @@ hpc_job_main() {
     _hpc_log "job $(_hpc_job_id) ($HPC_SCHED): $HPC_N nodes (${HPC_NODES[*]}), master $HPC_MASTER ($HPC_MASTER_ADDR), mode $JVMREUSE_MODE, workload $JVMREUSE_WORKLOAD, Hadoop $JVMREUSE_HADOOP_VERSION"
     _hpc_log "config $HPC_CONF_FILE; output $HPC_OUT; ports from $HPC_PORT_BASE; memory: $HPC_MEMORY_LINE"
     local limits # what pools do not do on this Hadoop, and tasks that would not fit them
-    if [[ $JVMREUSE_POOL == 1 ]] && limits=$(jvmreuse_hadoop_pool_limits) && [[ -n $limits ]]; then
-        _hpc_log "$limits"
-    fi
-    if [[ $JVMREUSE_POOL == 1 ]] && limits=$(jvmreuse_slot_heap_warning) && [[ -n $limits ]]; then
-        _hpc_log "$limits"
+    if [[ $JVMREUSE_POOL == 1 ]]; then
+        for limits in "$(jvmreuse_hadoop_pool_limits)" "$(jvmreuse_slot_heap_warning)"; do
+            [[ -z $limits ]] || _hpc_log "$limits"
+        done
     fi
 
     # 2. From here on, whatever happens, everything is stopped.

@@ -131,11 +131,10 @@ _jvmreuse_cluster_validate() {
             "start it without --pool (stock containers), or use --hadoop-version 2.2.0 for pools"
         return 1
     fi
-    if [[ $JVMREUSE_POOL == 1 ]] && problem=$(jvmreuse_hadoop_pool_limits) && [[ -n $problem ]]; then
-        _jvmreuse_cluster_log "$problem"
-    fi
-    if [[ $JVMREUSE_POOL == 1 ]] && problem=$(jvmreuse_slot_heap_warning) && [[ -n $problem ]]; then
-        _jvmreuse_cluster_log "$problem"
+    if [[ $JVMREUSE_POOL == 1 ]]; then
+        for problem in "$(jvmreuse_hadoop_pool_limits)" "$(jvmreuse_slot_heap_warning)"; do
+            [[ -z $problem ]] || _jvmreuse_cluster_log "$problem"
+        done
     fi
     if [[ $JVMREUSE_CLUSTER_DIR =~ [[:space:]:,] ]]; then
         _jvmreuse_cluster_log "ERROR: the cluster dir '$JVMREUSE_CLUSTER_DIR' must not contain spaces, ':' or ',' (class paths and Hadoop lists split on them)"

@@ -64,21 +64,19 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
             ;;
-        3.5.0)
-            # Central has no examples jar of 3.5.0: hadoop3-patch/pom.xml takes 3.4.2's (a job jar)
-            JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
+        3.4.2 | 3.5.0)
+            # Central has no examples jar of 3.5.0: both take 3.4.2's (a job jar)
+            JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
-            JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
+            JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
-            ;;
-        3.4.2)
-            # hadoop34-install: 3.4's jars only; its executor and engine are hadoop3-patch's
-            JVMREUSE_HADOOP_MODULE=hadoop34-install JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
-            JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
-            JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
-            JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
-            JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
+            # 3.4.2's jars are hadoop34-install's, and its AMs stay stock (the AM statics audit is 3.5.0's)
+            if [[ $JVMREUSE_HADOOP_VERSION == 3.5.0 ]]; then
+                JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOLED_AM=1
+            else
+                JVMREUSE_HADOOP_MODULE=hadoop34-install JVMREUSE_HADOOP_POOLED_AM=0
+            fi
             ;;
         *) return 1 ;;
     esac

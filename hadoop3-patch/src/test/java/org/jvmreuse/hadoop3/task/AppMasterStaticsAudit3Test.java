@@ -3,6 +3,13 @@ package org.jvmreuse.hadoop3.task;
 import static java.util.Map.entry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.jvmreuse.hadoop.audit.HarmlessReasons.CONSTANT_ARRAY;
+import static org.jvmreuse.hadoop.audit.HarmlessReasons.IMMUTABLE_PERMISSION;
+import static org.jvmreuse.hadoop.audit.HarmlessReasons.NODE_MANAGER_PERMISSION;
+import static org.jvmreuse.hadoop.audit.HarmlessReasons.NOT_FINAL;
+import static org.jvmreuse.hadoop.audit.HarmlessReasons.PRIORITY;
+import static org.jvmreuse.hadoop.audit.HarmlessReasons.REQUEST_LOCAL;
+import static org.jvmreuse.hadoop.audit.HarmlessReasons.STATE_MACHINE;
 
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -61,16 +68,7 @@ class AppMasterStaticsAudit3Test {
     private static final String ALLOCATOR = "org.apache.hadoop.mapreduce.v2.app.rm.RMContainerAllocator#";
     private static final String ROUTER_CLI = "org.apache.hadoop.yarn.client.cli.RouterCLI#";
     private static final String TOP_CLI = "org.apache.hadoop.yarn.client.cli.TopCLI#";
-    private static final String STATE_MACHINE = "the state machine, built by the class initialiser and not changed"
-            + " after installTopology(); its transitions keep no state of their own";
-    private static final String CONSTANT_ARRAY = "a constant array nothing writes to";
     private static final String CONSTANT_SET = "a set the class initialiser fills, only read";
-    private static final String NOT_FINAL = "a constant without 'final': nothing assigns it";
-    private static final String IMMUTABLE_PERMISSION = "FsPermission.createImmutable";
-    private static final String NODE_MANAGER_PERMISSION = "a constant permission of the NodeManager's localizer";
-    private static final String PRIORITY = "a Priority record made by the class initialiser, only read";
-    private static final String REQUEST_LOCAL = "a ThreadLocal set and removed around each request on Jetty's threads,"
-            + " which end with the run";
     private static final String STATELESS = "an object without state";
     private static final String JSON_MAPPER = "Jackson's mapper, configured by the class initialiser; it caches"
             + " serializers of Hadoop's classes";
