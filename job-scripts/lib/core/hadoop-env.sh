@@ -31,7 +31,7 @@ jvmreuse_hadoop_locate() {
     JVMREUSE_REPO=$1
     JVMREUSE_HADOOP_LIB='' JVMREUSE_HADOOP_POOL=0 JVMREUSE_HADOOP_POOLED_AM=0 JVMREUSE_HADOOP_MPI_SHUFFLE=0
     JVMREUSE_HADOOP_WARMUP=0 JVMREUSE_PATCH_JAR='' JVMREUSE_EXECUTOR_JAR='' JVMREUSE_MPI_SHUFFLE_JAR=''
-    JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=''
+    JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE='' JVMREUSE_HADOOP_AM_SHARE=units
     jvmreuse_hadoop_facts "$JVMREUSE_REPO" || true
     if [[ $JVMREUSE_HADOOP_POOL == 1 ]]; then
         JVMREUSE_PATCH_JAR=$(_jvmreuse_module_jar hadoop-patch)
@@ -105,12 +105,15 @@ jvmreuse_am_opts() {
 # of $2 MB and tasks of $3 MB: as many application masters as leave room for one task. Hadoop 2.2's
 # CapacityScheduler counts that share in minimum allocations (256 MB here), not in AM sizes:
 # ceil(cluster / 256 x percent) AMs may run, so a plain 0.5 let 8 AMs of 768 MB into a 4 GB
-# cluster, which then had no memory left for their tasks (a YARN deadlock, pool or not). The
-# value is half a 256 MB unit short of the count, so that the ceiling lands on it.
+# cluster, which then had no memory left for their tasks (a YARN deadlock, pool or not); its value
+# is half a 256 MB unit short of the count, so that the ceiling lands on it. 3.x's counts the AMs'
+# own memory against percent x cluster (JVMREUSE_HADOOP_AM_SHARE=sizes): there 2.2's value let
+# one AM run at a time, and each job waited for the previous job's AM to end; its value is half
+# an AM over the count.
 jvmreuse_am_resource_percent() {
-    awk -v total="$1" -v am="$2" -v task="$3" 'BEGIN {
+    awk -v total="$1" -v am="$2" -v task="$3" -v sizes="$([[ ${JVMREUSE_HADOOP_AM_SHARE:-} == sizes ]] && echo 1 || echo 0)" 'BEGIN {
         n = int((total - task) / am); if (n < 1) n = 1
-        printf "%.6f", (n - 0.5) * 256 / total }'
+        printf "%.6f", (sizes ? (n + 0.5) * am : (n - 0.5) * 256) / total }'
 }
 
 # Whether the cluster runs the MPI shuffle: pool mode with JVMREUSE_MPI_SHUFFLE=1, on a Hadoop it

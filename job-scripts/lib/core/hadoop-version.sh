@@ -5,8 +5,8 @@
 #   2.2.0  the default; hadoop-patch/target/hadoop/lib; stock containers or pools
 #   3.5.0  hadoop3-patch/target/hadoop/lib; stock containers or pools of tasks and application
 #          masters (its executor and launch counters' engine are hadoop3-patch's, its MPI shuffle
-#          mpi-shuffle3's jar); what is not built for it yet (issue 31, "Hadoop 3") stays stock or
-#          off: the flags below
+#          mpi-shuffle3's jar, its slots' warm-up hadoop-patch's TaskWarmup as on 2.2); what is not
+#          built for a version stays stock or off: the flags below
 #   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine,
 #          but its application masters stock (the AM statics audit is 3.5.0's)
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
@@ -31,6 +31,8 @@
 #       JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE  the reactor module whose jar is the MPI shuffle for it
 #                                    (mpi-shuffle's sources with its VersionParts, docs/shuffle.md)
 #       JVMREUSE_HADOOP_WARMUP       1: the slots' TaskWarmup is built for it; 0: no Hadoop warm-up
+#       JVMREUSE_HADOOP_AM_SHARE     how its CapacityScheduler counts maximum-am-resource-percent:
+#                                    units (2.2: in minimum allocations) or sizes (3.x: the AMs' memory)
 #                                    returns 1 (nothing set) for an unknown version
 #   jvmreuse_hadoop_pool_limits      prints what pools do not do on JVMREUSE_HADOOP_VERSION yet (from
 #                                    the flags above and JVMREUSE_MPI_SHUFFLE), or nothing
@@ -62,6 +64,7 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle
             JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1
+            JVMREUSE_HADOOP_AM_SHARE=units
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
             ;;
         3.4.2 | 3.5.0)
@@ -69,7 +72,7 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
-            JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
+            JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1 JVMREUSE_HADOOP_AM_SHARE=sizes
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
             # 3.4.2's jars are hadoop34-install's, and its AMs stay stock (the AM statics audit is 3.5.0's)
             if [[ $JVMREUSE_HADOOP_VERSION == 3.5.0 ]]; then

@@ -463,6 +463,27 @@ public final class HadoopNames {
     public static final class ShuffleContexts {
         public static final FieldName TASK_STATUS = new ClassName("org.apache.hadoop.mapred.Task")
                 .field("taskStatus", "org.apache.hadoop.mapred.TaskStatus");
+        private static final String COUNTER = "org.apache.hadoop.mapred.Counters$Counter";
+        private static final List<String> CONTEXT_2 = List.of("org.apache.hadoop.mapreduce.TaskAttemptID",
+                "org.apache.hadoop.mapred.JobConf", "org.apache.hadoop.fs.FileSystem", "org.apache.hadoop.mapred.TaskUmbilicalProtocol",
+                "org.apache.hadoop.fs.LocalDirAllocator", "org.apache.hadoop.mapred.Reporter",
+                "org.apache.hadoop.io.compress.CompressionCodec", "java.lang.Class", "org.apache.hadoop.mapred.Task$CombineOutputCollector",
+                COUNTER, COUNTER, COUNTER, COUNTER, COUNTER, COUNTER, "org.apache.hadoop.mapred.TaskStatus",
+                "org.apache.hadoop.util.Progress", "org.apache.hadoop.util.Progress", "org.apache.hadoop.mapred.Task",
+                "org.apache.hadoop.mapred.MapOutputFile");
+        /**
+         * The plug-in's context's only constructor: 3.x's takes one more parameter, the map files of
+         * an uber or local job's reducer (none for a reducer that fetches).
+         */
+        public static final Overloads CONTEXT = new Overloads(new ClassName("org.apache.hadoop.mapred.ShuffleConsumerPlugin$Context"),
+                MethodName.CONSTRUCTOR, List.of(in2Or3(CONTEXT_2, java.util.stream.Stream.concat(CONTEXT_2.stream(),
+                        java.util.stream.Stream.of("java.util.Map")).toList())));
+        /**
+         * 3.x's umbilical answers a status update with an AMFeedback (2.2: a boolean), whose
+         * taskFound false makes the task exit its JVM ("Parent died").
+         */
+        public static final Optional<FieldName> FEEDBACK_TASK_FOUND = onlyIn3(
+                new ClassName("org.apache.hadoop.mapred.AMFeedback").settableField("taskFound", BOOLEAN));
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.jvmreuse.hadoop.names;
 
+import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
@@ -156,8 +157,9 @@ public final class HadoopNamesCheck {
 
     private static String overloadsProblem(Class<?> owner, Overloads name) {
         Set<List<String>> declared = new LinkedHashSet<>();
-        for (Method m : owner.getDeclaredMethods()) {
-            if (m.getName().equals(name.name()) && !m.isSynthetic()) {
+        boolean constructors = name.name().equals(MethodName.CONSTRUCTOR);
+        for (Executable m : constructors ? owner.getDeclaredConstructors() : owner.getDeclaredMethods()) {
+            if (m.getName().equals(constructors ? owner.getName() : name.name()) && !m.isSynthetic()) {
                 declared.add(Arrays.stream(m.getParameterTypes()).map(Class::getName).toList());
             }
         }
@@ -167,8 +169,8 @@ public final class HadoopNamesCheck {
                 problems.add("no method " + name + signature(signature));
             }
         }
-        declared.stream().map(extra -> name + signature(extra) + " is not one the hook overrides").sorted()
-                .forEach(problems::add);
+        String extraIs = constructors ? " is not one the code calls" : " is not one the hook overrides";
+        declared.stream().map(extra -> name + signature(extra) + extraIs).sorted().forEach(problems::add);
         return problems.isEmpty() ? null : String.join("; ", problems);
     }
 
@@ -183,7 +185,6 @@ public final class HadoopNamesCheck {
         return name + (isStatic ? " is not static" : " is static");
     }
 
-    /** The class or primitive type, not initialised; null if this Hadoop has none. */
     /**
      * The overloads of {@code overloads} that {@code hook} (a class that overrides them) does not
      * declare, itself or a superclass of this library (not Hadoop's), as a problem; null if none.
@@ -216,6 +217,7 @@ public final class HadoopNamesCheck {
         throw new NoSuchMethodException(name);
     }
 
+    /** The class or primitive type, not initialised; null if this Hadoop has none. */
     private Class<?> load(String name) {
         Class<?> primitive = PRIMITIVES.get(name);
         if (primitive != null) {

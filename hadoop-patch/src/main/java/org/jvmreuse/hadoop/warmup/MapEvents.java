@@ -1,5 +1,8 @@
 package org.jvmreuse.hadoop.warmup;
 
+import static org.jvmreuse.hadoop.names.HadoopNames.ShuffleContexts.FEEDBACK_TASK_FOUND;
+
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Arrays;
@@ -8,6 +11,7 @@ import org.apache.hadoop.mapred.MapTaskCompletionEventsUpdate;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskCompletionEvent;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
+import org.jvmreuse.hadoop.names.FieldName;
 
 /**
  * The warm-up reducer's umbilical, in place of the AM's: it reports every map as succeeded on
@@ -29,6 +33,19 @@ final class MapEvents {
                 new Class<?>[] {TaskUmbilicalProtocol.class}, (proxy, method, args) -> answer(proxy, method, args));
     }
 
+    /** 3.x's answer to a status update: the task is known (a plain true on 2.2; false would make the task exit its JVM). */
+    private static Object feedback(Class<?> type, FieldName taskFound) {
+        try {
+            Object feedback = type.getConstructor().newInstance();
+            Field field = type.getDeclaredField(taskFound.name());
+            field.setAccessible(true);
+            field.setBoolean(feedback, true);
+            return feedback;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot answer a status update with " + type.getName(), e);
+        }
+    }
+
     private Object answer(Object proxy, Method method, Object[] args) {
         switch (method.getName()) {
             case "getMapCompletionEvents" -> {
@@ -37,8 +54,11 @@ final class MapEvents {
                 return new MapTaskCompletionEventsUpdate(Arrays.copyOfRange(events, from, Math.min(events.length, from + max)),
                         false);
             }
-            case "statusUpdate", "ping", "canCommit" -> {
-                return true; // false from statusUpdate would make the task exit its JVM
+            case "statusUpdate" -> {
+                return FEEDBACK_TASK_FOUND.map(taskFound -> feedback(method.getReturnType(), taskFound)).orElse(Boolean.TRUE);
+            }
+            case "ping", "canCommit" -> {
+                return true;
             }
             case "getProtocolVersion" -> {
                 return TaskUmbilicalProtocol.versionID;

@@ -206,21 +206,25 @@ public final class SlotRuntime implements MpiTransport.Handler {
     private void warmUpInTurn() throws InterruptedException, IOException {
         long start = System.nanoTime();
         List<String> classPath = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
-        warmUpWith(WarmupProgram.class.getName(), classPath, List.of(), warmupRuns);
-        PoolLog.get().info(String.format("warmed up with %d runs in %.0f ms", warmupRuns, (System.nanoTime() - start) / 1e6));
+        int runs = warmUpWith(WarmupProgram.class.getName(), classPath, List.of(), warmupRuns);
+        PoolLog.get().info(String.format("warmed up with %d runs in %.0f ms", runs, (System.nanoTime() - start) / 1e6));
         if (libraryWarmup != null) {
             start = System.nanoTime();
-            warmUpWith(libraryWarmup.mainClass(), libraryWarmup.sharedClassPath(), libraryWarmup.sharedClassPath(),
+            runs = warmUpWith(libraryWarmup.mainClass(), libraryWarmup.sharedClassPath(), libraryWarmup.sharedClassPath(),
                     libraryWarmup.runs());
             PoolLog.get().info(String.format("warmed up %s with %d runs of %s in %.0f ms", libraryWarmup.sharedClassPath(),
-                    libraryWarmup.runs(), libraryWarmup.mainClass(), (System.nanoTime() - start) / 1e6));
+                    runs, libraryWarmup.mainClass(), (System.nanoTime() - start) / 1e6));
         }
         context.idleFiles = OpenFiles.snapshot();
         resident.markIdle();
     }
 
-    /** Each run in a directory of its own, which is removed afterwards. */
-    private void warmUpWith(String mainClass, List<String> classPath, List<String> shared, int runs)
+    /**
+     * Each run in a directory of its own, which is removed afterwards. Returns the runs that ended
+     * with status 0: a program that fails is not run again (the slot is clean after it, as after a
+     * failed task, and serves; the log says why, from the program's error output).
+     */
+    private int warmUpWith(String mainClass, List<String> classPath, List<String> shared, int runs)
             throws InterruptedException, IOException {
         Map<String, String> environment = System.getenv();
         for (int i = 1; i <= runs; i++) {
@@ -230,8 +234,8 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 String stdout = i == runs ? cwd.resolve("stdout").toString() : "/dev/null";
                 StreamPath devNull = StreamPath.unchecked("/dev/null");
                 RunSpec spec = new RunSpec(mainClass, classPath, shared, List.of(), Map.of(), environment,
-                        cwd.toString(), devNull, StreamPath.unchecked(stdout), devNull, RunKind.TASK, List.of(),
-                        List.of(), StartupInputs.SLOT);
+                        cwd.toString(), devNull, StreamPath.unchecked(stdout), StreamPath.unchecked(cwd.resolve("stderr").toString()),
+                        RunKind.TASK, List.of(), List.of(), StartupInputs.SLOT);
                 TaskRun run = new TaskRun(-i, spec, context, RunReport.NONE);
                 String problem = run.execute();
                 if (problem == null) {
@@ -239,6 +243,11 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 }
                 if (problem != null) {
                     throw new IllegalStateException("warm-up run of " + mainClass + " failed: " + problem);
+                }
+                if (run.exitCode() != 0) {
+                    PoolLog.get().warn("warm-up run " + i + " of " + mainClass + " ended with exit code " + run.exitCode() + ": "
+                            + whyFailed(cwd.resolve("stderr")) + "; the slot serves without its other runs");
+                    return i - 1;
                 }
                 if (i == runs && Files.isRegularFile(cwd.resolve("stdout"))) {
                     List<String> output = Files.readAllLines(cwd.resolve("stdout"), java.nio.charset.StandardCharsets.ISO_8859_1);
@@ -250,6 +259,15 @@ public final class SlotRuntime implements MpiTransport.Handler {
                 }
             }
         }
+        return runs;
+    }
+
+    /** The last line of a failed run's error output that is not a stack frame (an uncaught exception's, mostly). */
+    private static String whyFailed(Path stderr) throws IOException {
+        List<String> lines = Files.isRegularFile(stderr)
+                ? Files.readAllLines(stderr, java.nio.charset.StandardCharsets.ISO_8859_1) : List.of();
+        return lines.stream().filter(l -> !l.isBlank() && !l.startsWith("\tat ") && !l.startsWith("\t..."))
+                .reduce((first, second) -> second).orElse("no error output");
     }
 
     /** Ready: this process's id and what the manager admits runs against ({@link SlotProfile}). */

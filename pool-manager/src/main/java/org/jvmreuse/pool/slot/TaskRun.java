@@ -291,6 +291,11 @@ final class TaskRun {
     }
 
     /** A kill while the run was ending (its hooks running) makes it end as a killed JVM: 137; 1 if it never ended. */
+    /** The run's exit status, once {@link #execute} has returned. */
+    int exitCode() {
+        return finalStatus();
+    }
+
     private int finalStatus() {
         synchronized (lock) {
             return endStatus == null ? 1 : endStatus;

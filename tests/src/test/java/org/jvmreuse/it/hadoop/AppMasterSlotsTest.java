@@ -59,13 +59,6 @@ class AppMasterSlotsTest {
         return JobJars.sleepJob(cluster, jar, maps, sleepMillis, out, log, "-Dmapreduce.job.ubertask.enable=false");
     }
 
-    private static String property(String file, String name) throws Exception {
-        Matcher m = Pattern.compile(Pattern.quote(name) + "</name>\\s*<value>([^<]+)<")
-                .matcher(Files.readString(cluster.dir.resolve("conf/" + file)));
-        assertTrue(m.find(), "no " + name + " in " + file);
-        return m.group(1);
-    }
-
     private static HttpResponse<String> get(String url) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", "application/json").build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -94,7 +87,7 @@ class AppMasterSlotsTest {
         Process client = sleepJob(1, 6000, "web", log);
         try {
             String app = appId(log);
-            String rm = "http://" + property("yarn-site.xml", "yarn.resourcemanager.webapp.address");
+            String rm = "http://" + cluster.property("yarn-site.xml", "yarn.resourcemanager.webapp.address");
             HttpResponse<String> info = null;
             long deadline = System.currentTimeMillis() + 120_000;
             while (System.currentTimeMillis() < deadline) {
@@ -112,7 +105,7 @@ class AppMasterSlotsTest {
             assertTrue(client.waitFor(180, TimeUnit.SECONDS), "the job did not finish");
             assertEquals(0, client.exitValue(), Files.readString(log));
             String job = app.replace("application_", "job_");
-            String jhs = "http://" + property("mapred-site.xml", "mapreduce.jobhistory.webapp.address");
+            String jhs = "http://" + cluster.property("mapred-site.xml", "mapreduce.jobhistory.webapp.address");
             HttpResponse<String> history = null;
             for (int i = 0; i < 60 && (history == null || history.statusCode() != 200); i++) {
                 history = get(jhs + "/ws/v1/history/mapreduce/jobs/" + job);

@@ -25,7 +25,7 @@ import org.jvmreuse.it.Pool;
  * MPI messages, as between hosts) are fetch failures and their maps run again; an uber job,
  * whose reducer 3.x runs under the plug-in with local map files, gives the stock shuffle's
  * output; a reducer outside a slot takes everything over HTTP; a Shuffle Manager that is gone
- * leaves its host's outputs to HTTP. MpiShuffleTest
+ * leaves its host's outputs to HTTP; every slot's warm-up ran both shuffles. MpiShuffleTest
  * checks the same and more on 2.2. Lean for CI: wordcounts are checked against the test's own
  * count of the words (JobOutput.wordCounts) instead of an HTTP run.
  */
@@ -41,7 +41,9 @@ class Hadoop3MpiShuffleTest {
     @BeforeAll
     static void startCluster() throws Exception {
         // As many slots as containers per NodeManager: no task falls back to the stock launch.
-        cluster = HadoopCluster.start(2, "--pool", "--slots", "4", "--hadoop-version", Hadoop3StockClusterTest.VERSION);
+        // With the slots' shuffle warm-up, on a small size.
+        cluster = HadoopCluster.start(Map.of("JVMREUSE_WARMUP_SHUFFLE_KB", "256"), 2, "--pool", "--slots", "4",
+                "--hadoop-version", Hadoop3StockClusterTest.VERSION);
         text = cluster.newDir("text");
         ExampleJobsTest.writeText(text, 6, 2000);
     }
@@ -73,6 +75,13 @@ class Hadoop3MpiShuffleTest {
         String said = cluster.startOutput().err();
         assertTrue(!said.contains("MPI shuffle off") && said.contains("org.jvmreuse.shuffle.server.ShuffleManager --service-cp "
                 + Pool.REPO.resolve("mpi-shuffle3/target/mpi-shuffle3-")), said);
+    }
+
+    /** As on 2.2: 3.x's slots warm up Hadoop's HTTP shuffle and the MPI shuffle (through 3.x's shuffle context). */
+    @Test
+    @Order(0)
+    void everySlotWarmedUpTheHttpAndMpiShuffles() throws Exception {
+        MpiShuffleTest.assertEverySlotWarmedUpBothShuffles(cluster, 8);
     }
 
     @Test

@@ -65,6 +65,28 @@ class Hadoop3StockClusterTest {
         assertTrue(response.body().contains("\"hadoopVersion\":\"" + VERSION + "\""), response.body());
     }
 
+    /**
+     * 3.x's CapacityScheduler counts maximum-am-resource-percent in AM sizes (2.2's in minimum
+     * allocations): the cluster's share lets in as many AMs as leave room for a task, as on 2.2.
+     * With 2.2's share a 3.x cluster ran one AM at a time, so a job waited for the previous one's
+     * AM to end (its 5 s after the job).
+     */
+    @Test
+    void theQueueTakesAsManyAppMastersAsLeaveRoomForATask() throws Exception {
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port("rm_web") + "/ws/v1/cluster/scheduler")).header("Accept", "application/json")
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        long nm = Long.parseLong(cluster.property("yarn-site.xml", "yarn.nodemanager.resource.memory-mb"));
+        long am = Long.parseLong(cluster.property("mapred-site.xml", "yarn.app.mapreduce.am.resource.mb"));
+        long task = Long.parseLong(cluster.property("mapred-site.xml", "mapreduce.map.memory.mb"));
+        for (String limit : List.of("AMResourceLimit", "userAMResourceLimit")) {
+            Matcher m = Pattern.compile("\"" + limit + "\":\\{\"memory\":(\\d+)").matcher(response.body());
+            assertTrue(m.find(), limit + " in " + response.body());
+            assertEquals((nm - task) / am, Long.parseLong(m.group(1)) / am, limit + " " + m.group(1) + " MB, AMs of " + am + " MB");
+        }
+    }
+
     @Test
     void wordcountCountsWhatTheTestCountsAndTheHistoryServerHasIt() throws Exception {
         Path text = cluster.newDir("text");

@@ -90,6 +90,16 @@ public final class HadoopCluster implements AutoCloseable {
         return tool("mapred", List.of(args), 120);
     }
 
+    /** The value of property {@code name} in the cluster's configuration file {@code file} (e.g. yarn-site.xml). */
+    public String property(String file, String name) throws Exception {
+        Matcher m = Pattern.compile(Pattern.quote(name) + "</name>\\s*<value>([^<]+)<")
+                .matcher(Files.readString(dir.resolve("conf/" + file)));
+        if (!m.find()) {
+            throw new AssertionError("no " + name + " in " + dir.resolve("conf/" + file));
+        }
+        return m.group(1);
+    }
+
     /**
      * A finished job's counters as the JobHistoryServer has them (read from the job's .jhist):
      * counter name (not display name) -> total; a name two groups share keeps the last. Waits up

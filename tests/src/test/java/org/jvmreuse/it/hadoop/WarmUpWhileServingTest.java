@@ -17,7 +17,8 @@ import org.jvmreuse.it.Pool;
  * A pool cluster started the default way (JVMREUSE_WAIT_WARMUP=0) is ready when its daemons are,
  * while its slots still warm up (here held in their warm-up by a gate file): a job then runs the
  * stock way, every task and the MRAppMaster in a new JVM, none waiting for a slot; once the
- * slots are up, the next job's tasks run in them.
+ * slots are up, the next job's tasks run in them. Here the warm-up program fails once the gate
+ * opens: each slot's log says why, it runs it no more, and serves.
  */
 class WarmUpWhileServingTest {
     private static final String LAUNCHES = "Task launches/";
@@ -29,7 +30,7 @@ class WarmUpWhileServingTest {
         gate = Files.createTempDirectory(Path.of("/tmp"), "jrt-gate-").resolve("open");
         cluster = HadoopCluster.start(Map.of("JVMREUSE_WAIT_WARMUP", "0", "JVMREUSE_TEST_GATE", gate.toString(),
                 "JVMREUSE_WARMUP_MAIN", "org.jvmreuse.it.programs.WarmupGate",
-                "JVMREUSE_WARMUP_CP", Pool.REPO.resolve("tests/target/test-classes").toString()),
+                "JVMREUSE_WARMUP_CP", Pool.REPO.resolve("tests/target/test-classes").toString(), "JVMREUSE_WARMUP_MAIN_RUNS", "3"),
                 1, "--pool", "--slots", "2");
     }
 
@@ -77,12 +78,26 @@ class WarmUpWhileServingTest {
         long atOnce = poolLog.lines().filter(l -> l.contains("goes to a new JVM: the pool is still warming up")).count();
         assertTrue(atOnce >= 3, "the AM and both tasks went to new JVMs at once, none waited for a slot:\n" + poolLog);
 
-        Files.writeString(gate, "open");
+        Files.writeString(gate, "fail");
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (!cluster.poolStatus(1).contains("starting 0")) {
             assertTrue(System.nanoTime() < deadline, "the slots did not come up: " + cluster.poolStatus(1));
             Thread.sleep(200);
         }
+        int failedWarmups = 0;
+        try (var logs = Files.list(cluster.dir.resolve("pool1/logs"))) {
+            for (Path slot : logs.filter(f -> f.getFileName().toString().startsWith("slot")).toList()) {
+                String log = Files.readString(slot);
+                if (log.contains("a spare: waits, not warmed up")) {
+                    continue;
+                }
+                failedWarmups++;
+                assertTrue(log.contains("warm-up run 1 of org.jvmreuse.it.programs.WarmupGate ended with exit code 1: Exception in "
+                        + "thread \"main\" java.lang.IllegalStateException: the test's warm-up fails after its gate; the slot serves "
+                        + "without its other runs") && log.contains("with 0 runs of org.jvmreuse.it.programs.WarmupGate"), slot + ":\n" + log);
+            }
+        }
+        assertEquals(2, failedWarmups, "slots whose warm-up failed");
         long before = cluster.pooledRuns();
         Job after = sleepJob(jar, "after-warm-up");
         assertTrue(after.counters().get(LAUNCHES + "Tasks run in a pool slot") >= 1, after.toString());
