@@ -7,8 +7,8 @@
 #          masters (its executor and launch counters' engine are hadoop3-patch's, its MPI shuffle
 #          mpi-shuffle3's jar); what is not built for it yet (issue 31, "Hadoop 3") stays stock or
 #          off: the flags below
-#   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine,
-#          but its application masters stock (the AM statics audit is 3.5.0's)
+#   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine
+#          (its tests, the AM statics audit among them, run against 3.4.2's jars too)
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
 # else (templates, daemons, engine) is shared. Sourced (through core.sh).
 #
@@ -69,14 +69,11 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
-            JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
+            JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=0
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
-            # 3.4.2's jars are hadoop34-install's, and its AMs stay stock (the AM statics audit is 3.5.0's)
-            if [[ $JVMREUSE_HADOOP_VERSION == 3.5.0 ]]; then
-                JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOLED_AM=1
-            else
-                JVMREUSE_HADOOP_MODULE=hadoop34-install JVMREUSE_HADOOP_POOLED_AM=0
-            fi
+            # 3.4.2's jars are hadoop34-install's
+            JVMREUSE_HADOOP_MODULE=hadoop3-patch
+            [[ $JVMREUSE_HADOOP_VERSION == 3.5.0 ]] || JVMREUSE_HADOOP_MODULE=hadoop34-install
             ;;
         *) return 1 ;;
     esac
@@ -131,6 +128,12 @@ jvmreuse_hadoop_properties() {
             # address: a port of its own (0: any free one; nothing here talks to it).
             cat <<'XML'
   <property><name>mapreduce.jobhistory.admin.address</name><value>@MASTER_ADDR@:0</value></property>
+XML
+            # 3.4's default (true) gives every AM and task --add-exports of sun.net.dns and
+            # sun.net.util, which a slot cannot take back after the run: it would retire after each.
+            # 3.5's default, false, as the AM's web app gets java.lang opened anyway (above).
+            [[ $JVMREUSE_HADOOP_VERSION != 3.4.* ]] || cat <<'XML'
+  <property><name>mapreduce.jvm.add-opens-as-default</name><value>false</value></property>
 XML
             ;;
     esac
