@@ -130,8 +130,8 @@ jvmreuse_hadoop_properties() {
   <property><name>mapreduce.jobhistory.admin.address</name><value>@MASTER_ADDR@:0</value></property>
 XML
             # 3.4's default (true) gives every AM and task --add-exports of sun.net.dns and
-            # sun.net.util, which a slot cannot take back after the run: it would retire after each.
-            # 3.5's default, false, as the AM's web app gets java.lang opened anyway (above).
+            # sun.net.util, which a slot cannot take back after the run: it would retire after
+            # each. So 3.5's default, false (an AM still gets java.lang opened: _jvmreuse_webapp_opts).
             [[ $JVMREUSE_HADOOP_VERSION != 3.4.* ]] || cat <<'XML'
   <property><name>mapreduce.jvm.add-opens-as-default</name><value>false</value></property>
 XML
