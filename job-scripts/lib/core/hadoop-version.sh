@@ -7,8 +7,8 @@
 #          masters (its executor and launch counters' engine are hadoop3-patch's, its MPI shuffle
 #          mpi-shuffle3's jar, its slots' warm-up hadoop-patch's TaskWarmup as on 2.2); what is not
 #          built for a version stays stock or off: the flags below
-#   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine,
-#          but its application masters stock (the AM statics audit is 3.5.0's)
+#   3.4.2  hadoop34-install/target/hadoop/lib; as 3.5.0, with hadoop3-patch's executor and engine
+#          (its tests, the AM statics audit among them, run against 3.4.2's jars too)
 # JVMREUSE_HADOOP_VERSION (defaults.sh; jvmreuse-cluster --hadoop-version) picks one. Everything
 # else (templates, daemons, engine) is shared. Sourced (through core.sh).
 #
@@ -72,14 +72,11 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_POOL=1 examples=hadoop-mapreduce-examples-3.4.2.jar
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop3.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
-            JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1 JVMREUSE_HADOOP_AM_SHARE=sizes
+            JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1 JVMREUSE_HADOOP_AM_SHARE=sizes
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
-            # 3.4.2's jars are hadoop34-install's, and its AMs stay stock (the AM statics audit is 3.5.0's)
-            if [[ $JVMREUSE_HADOOP_VERSION == 3.5.0 ]]; then
-                JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_POOLED_AM=1
-            else
-                JVMREUSE_HADOOP_MODULE=hadoop34-install JVMREUSE_HADOOP_POOLED_AM=0
-            fi
+            # 3.4.2's jars are hadoop34-install's
+            JVMREUSE_HADOOP_MODULE=hadoop3-patch
+            [[ $JVMREUSE_HADOOP_VERSION == 3.5.0 ]] || JVMREUSE_HADOOP_MODULE=hadoop34-install
             ;;
         *) return 1 ;;
     esac

@@ -5,6 +5,8 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.util.VersionInfo;
+import org.apache.hadoop.util.VersionUtil;
 import org.jvmreuse.pool.slot.InProcessRun;
 import org.jvmreuse.pool.slot.InProcessSlot;
 import org.jvmreuse.pool.slot.RunOutcome;
@@ -29,11 +31,14 @@ final class HadoopRuns {
     }
 
     /**
-     * A run with an MRAppMaster's options as the cluster gives them (job-scripts/lib/core/hadoop-env.sh):
-     * java.lang opened, which Guice's cglib needs for the AM's web app on Java 9+; tasks get none.
+     * A run with an MRAppMaster's options as the cluster gives them (job-scripts/lib/core/hadoop-version.sh,
+     * _jvmreuse_webapp_opts): before Hadoop 3.5, java.lang opened, which Guice's cglib needs for
+     * the AM's web app on Java 9+; 3.5's AM gets none, nor do tasks. The Hadoop is this JVM's,
+     * which is the shared class path's.
      */
     static InProcessRun ofAppMaster(Class<?> program, String... args) {
-        return of(program, args).addOpens("java.base/java.lang");
+        InProcessRun run = of(program, args);
+        return VersionUtil.compareVersions(VersionInfo.getVersion(), "3.5") < 0 ? run.addOpens("java.base/java.lang") : run;
     }
 
     /** Runs it; it must end normally and leave the slot clean. */
