@@ -320,10 +320,18 @@ public final class HadoopNames {
 
     public static final class IpcReset {
         private static final ClassName CLIENT_CACHE = new ClassName("org.apache.hadoop.ipc.ClientCache");
-        /** The RPC engines' client caches. */
-        public static final List<FieldName> ENGINE_CLIENTS = List.of(
-                new ClassName("org.apache.hadoop.ipc.ProtobufRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name()),
-                new ClassName("org.apache.hadoop.ipc.WritableRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name()));
+        private static final FieldName PROTOBUF_CLIENTS =
+                new ClassName("org.apache.hadoop.ipc.ProtobufRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name());
+        private static final FieldName WRITABLE_CLIENTS =
+                new ClassName("org.apache.hadoop.ipc.WritableRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name());
+        /**
+         * The RPC engines' client caches; 3.x's protobuf clients (HDFS, YARN) are ProtobufRpcEngine2's.
+         * A client kept across runs would send the next run's calls with its client id and call ids
+         * from 0 again, which a NameNode's retry cache answers with the earlier run's results.
+         */
+        public static final List<FieldName> ENGINE_CLIENTS = in2Or3(List.of(PROTOBUF_CLIENTS, WRITABLE_CLIENTS),
+                List.of(PROTOBUF_CLIENTS, new ClassName("org.apache.hadoop.ipc.ProtobufRpcEngine2")
+                        .staticField("CLIENTS", CLIENT_CACHE.name()), WRITABLE_CLIENTS));
         public static final FieldName CACHED_CLIENTS = CLIENT_CACHE.field("clients", MAP);
         public static final FieldName CLIENT_RUNNING =
                 new ClassName("org.apache.hadoop.ipc.Client").field("running", ATOMIC_BOOLEAN);
