@@ -172,6 +172,9 @@ public final class HadoopNames {
 
     public static final class HdfsClientReset {
         private static final ClassName PEER_CACHE = new ClassName("org.apache.hadoop.hdfs.PeerCache");
+        private static final ClassName CLIENT_CONTEXT = new ClassName("org.apache.hadoop.hdfs.ClientContext");
+        private static final ClassName SHORT_CIRCUIT_CACHE = new ClassName("org.apache.hadoop.hdfs.shortcircuit.ShortCircuitCache");
+        private static final ClassName KEY_PROVIDER_CACHE = new ClassName("org.apache.hadoop.hdfs.KeyProviderCache");
         private static final ClassName LEASE_RENEWER_FACTORY = new ClassName(
                 in2Or3("org.apache.hadoop.hdfs", "org.apache.hadoop.hdfs.client.impl") + ".LeaseRenewer$Factory");
         /** 3.x: no JVM-wide peer cache (each ClientContext has its own: CLIENT_CONTEXTS). */
@@ -184,12 +187,19 @@ public final class HadoopNames {
         public static final FieldName LOCAL_DATANODE_INFO = new ClassName(
                 in2Or3("org.apache.hadoop.hdfs", "org.apache.hadoop.hdfs.client.impl") + ".BlockReaderLocalLegacy")
                 .staticField("localDatanodeInfoMap", MAP);
-        /**
-         * 3.x: the HDFS clients' contexts by name (peer cache, short-circuit caches, their
-         * threads), which are not reset yet: a slot whose task left one retires.
-         */
-        public static final Optional<FieldName> CLIENT_CONTEXTS =
-                onlyIn3(new ClassName("org.apache.hadoop.hdfs.ClientContext").staticField("CACHES", MAP));
+        /** 3.x: the HDFS clients' contexts by name, each with its caches: closed and forgotten after a run. */
+        public static final Optional<FieldName> CLIENT_CONTEXTS = onlyIn3(CLIENT_CONTEXT.staticField("CACHES", MAP));
+        public static final Optional<FieldName> CONTEXT_PEER_CACHE = onlyIn3(CLIENT_CONTEXT.field("peerCache", PEER_CACHE.name()));
+        /** Clears the sockets, stops and joins the expiry daemon. */
+        public static final Optional<MethodName> PEER_CACHE_CLOSE = onlyIn3(PEER_CACHE.method("close"));
+        public static final Optional<FieldName> CONTEXT_SHORT_CIRCUIT_CACHES = onlyIn3(
+                CLIENT_CONTEXT.field("shortCircuitCache", "[L" + SHORT_CIRCUIT_CACHE.name() + ";"));
+        /** Purges the replicas (their block files' descriptors), shuts its executors and shared memory down. */
+        public static final Optional<MethodName> SHORT_CIRCUIT_CACHE_CLOSE = onlyIn3(SHORT_CIRCUIT_CACHE.method("close"));
+        public static final Optional<FieldName> CONTEXT_KEY_PROVIDERS = onlyIn3(
+                CLIENT_CONTEXT.field("keyProviderCache", KEY_PROVIDER_CACHE.name()));
+        /** Closes the key providers (KMS clients) it holds, as its JVM shutdown hook does. */
+        public static final Optional<MethodName> KEY_PROVIDERS_INVALIDATE = onlyIn3(KEY_PROVIDER_CACHE.method("invalidateCache"));
     }
 
     public static final class SecurityReset {
@@ -310,10 +320,18 @@ public final class HadoopNames {
 
     public static final class IpcReset {
         private static final ClassName CLIENT_CACHE = new ClassName("org.apache.hadoop.ipc.ClientCache");
-        /** The RPC engines' client caches. */
-        public static final List<FieldName> ENGINE_CLIENTS = List.of(
-                new ClassName("org.apache.hadoop.ipc.ProtobufRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name()),
-                new ClassName("org.apache.hadoop.ipc.WritableRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name()));
+        private static final FieldName PROTOBUF_CLIENTS =
+                new ClassName("org.apache.hadoop.ipc.ProtobufRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name());
+        private static final FieldName WRITABLE_CLIENTS =
+                new ClassName("org.apache.hadoop.ipc.WritableRpcEngine").staticField("CLIENTS", CLIENT_CACHE.name());
+        /**
+         * The RPC engines' client caches; 3.x's protobuf clients (HDFS, YARN) are ProtobufRpcEngine2's.
+         * A client kept across runs would send the next run's calls with its client id and call ids
+         * from 0 again, which a NameNode's retry cache answers with the earlier run's results.
+         */
+        public static final List<FieldName> ENGINE_CLIENTS = in2Or3(List.of(PROTOBUF_CLIENTS, WRITABLE_CLIENTS),
+                List.of(PROTOBUF_CLIENTS, new ClassName("org.apache.hadoop.ipc.ProtobufRpcEngine2")
+                        .staticField("CLIENTS", CLIENT_CACHE.name()), WRITABLE_CLIENTS));
         public static final FieldName CACHED_CLIENTS = CLIENT_CACHE.field("clients", MAP);
         public static final FieldName CLIENT_RUNNING =
                 new ClassName("org.apache.hadoop.ipc.Client").field("running", ATOMIC_BOOLEAN);

@@ -1,6 +1,5 @@
 package org.jvmreuse.hadoop.task;
 
-import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.CLIENT_CONTEXTS;
 import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LEASE_RENEWERS;
 import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LEASE_RENEWERS_INSTANCE;
 import static org.jvmreuse.hadoop.names.HadoopNames.HdfsClientReset.LOCAL_DATANODE_INFO;
@@ -13,7 +12,8 @@ import java.util.Map;
  * The HDFS client's JVM-wide caches (by class name: hdfs may be absent). Their daemon threads
  * were started by the task and stopped with it, so what they hold is dead weight that still
  * points at the run's DFSClients, user and configuration: the socket cache to data nodes, the
- * lease renewers per (name node, user), and the legacy short-circuit readers' data node proxies.
+ * lease renewers per (name node, user), and the legacy short-circuit readers' data node proxies;
+ * on 3.x the socket cache is one of each client context's caches ({@link HdfsClientContexts}).
  */
 final class HdfsClientReset {
     private HdfsClientReset() {
@@ -29,16 +29,7 @@ final class HdfsClientReset {
                 }
             }
         }));
-        // 3.x: not reset yet, so a slot whose task made an HDFS client context does not serve again
-        CLIENT_CONTEXTS.ifPresent(contexts -> SharedClasses.loaded(contexts.owner()).ifPresent(c -> {
-            synchronized (c) {
-                Map<?, ?> made = (Map<?, ?>) Fields.getStatic(c, contexts);
-                if (!made.isEmpty()) {
-                    throw new IllegalStateException("the task left HDFS client contexts " + made.keySet()
-                            + ", whose caches and threads are not reset on Hadoop 3.x yet (issue 31)");
-                }
-            }
-        }));
+        HdfsClientContexts.afterRun(); // 3.x: per context, no JVM-wide peer cache
         SharedClasses.loaded(LEASE_RENEWERS_INSTANCE.owner()).ifPresent(factory -> {
             Object instance = Fields.getStatic(factory, LEASE_RENEWERS_INSTANCE);
             synchronized (instance) {

@@ -1,30 +1,39 @@
 package org.jvmreuse.it.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.jvmreuse.it.Pool.Result;
 
 /**
- * A Hadoop 3.5.0 cluster in pool mode (jvmreuse-cluster start --pool --hadoop-version 3.5.0, one
- * NodeManager and its pool under mpirun): hadoop3-patch's executor hands every task and every
- * MRAppMaster to the pool, they run in slots (the pool counts each as a completed run, the AMs
- * among them; none fell back to a new JVM, no slot retired, so hadoop-patch's per-run reset,
- * AppMasterStatics included, ran cleanly on 3.5.0 after each; the task launch counters say so
- * too), and the example jobs (pi, also as an uber job inside its pooled AM, wordcount, grep,
+ * A Hadoop 3.5.0 cluster in pool mode with HDFS (jvmreuse-cluster start --pool --hdfs
+ * --hadoop-version 3.5.0, one NodeManager and its pool under mpirun; HDFS is the default file
+ * system, so every AM uses HDFS clients (its job's staging is there), and so do pi's tasks (their
+ * input); the other example jobs read and write the local file system by file:// paths, wordcount
+ * also HDFS): hadoop3-patch's executor hands every task and every MRAppMaster to the pool, they
+ * run in slots (the pool counts each as a completed run, the AMs among them; none fell back to a
+ * new JVM, no slot retired, so hadoop-patch's per-run reset, AppMasterStatics and the HDFS client
+ * contexts included, ran cleanly on 3.5.0 after each; the task launch counters say so too), and
+ * the example jobs (pi, also as an uber job inside its pooled AM, wordcount, grep,
  * terasort, sort) give the output and deterministic counters of the same job run stock on the
  * same cluster (the job opting out), jobs after jobs in the same slots, slots warmed up with
  * hadoop-patch's TaskWarmup as on 2.2.
@@ -33,13 +42,14 @@ import org.junit.jupiter.api.TestMethodOrder;
 class Hadoop3PooledClusterTest {
     private static final Pattern FALLBACKS = Pattern.compile("fallbacks (\\d+)");
     private static final Pattern RETIRED = Pattern.compile("retired (\\d+)\\)");
+    private static final Pattern SLOT_RUNS = Pattern.compile("(?m)^slot \\d+: rank \\d+ pid (\\d+) \\S+ busy=\\d+ runs=(\\d+) ");
     private static final String AM_POOLED = "01_000001: application master handed to the JVM pool";
     private static HadoopCluster cluster;
     private static Path text;
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = HadoopCluster.start(1, "--pool", "--hadoop-version", Hadoop3StockClusterTest.VERSION);
+        cluster = HadoopCluster.start(1, "--pool", "--hdfs", "--hadoop-version", Hadoop3StockClusterTest.VERSION);
         text = cluster.newDir("text");
         ExampleJobsTest.writeText(text, 2, 1000);
     }
@@ -99,35 +109,86 @@ class Hadoop3PooledClusterTest {
 
     @Test
     void wordcountAndGrepInSlotsWriteWhatStockWrites() throws Exception {
-        Job[] wc = both("wordcount", List.of(), text.toString(), out("wordcount", "@OUT@"));
+        Job[] wc = both("wordcount", List.of(), local(text.toString()), local(out("wordcount", "@OUT@")));
         assertEquals(JobOutput.wordCounts(text), JobOutput.countedWords(JobOutput.reduceOutput(Path.of(out("wordcount",
                 "slots")))));
         assertSameOutput("wordcount");
         assertSameCounters("wordcount", wc);
-        both("grep", List.of(), text.toString(), out("grep", "@OUT@"), "[a-f]+ab");
+        both("grep", List.of(), local(text.toString()), local(out("grep", "@OUT@")), "[a-f]+ab");
         assertSameOutput("grep");
+    }
+
+    /**
+     * wordcount from and to HDFS twice, its AM and tasks in slots: each run leaves HDFS client
+     * contexts (3.x's ClientContext caches: sockets to the DataNode, their daemon), which the
+     * per-run reset closes and forgets, so no slot retires and the second job's runs take slots
+     * that ran the first's (the pool gives a run the free slot that last ran its class path).
+     */
+    @Test
+    void wordcountFromAndToHdfsTwiceInTheSameSlots() throws Exception {
+        Result put = cluster.hadoop(List.of("fs", "-put", text.toString(), "/text"), 120);
+        assertEquals(0, put.code(), "fs -put: " + put);
+        Map<String, Long> expected = JobOutput.wordCounts(text);
+        List<Set<Long>> slotsUsed = new ArrayList<>();
+        for (String out : List.of("/counted-1", "/counted-2")) {
+            cluster.awaitIdlePools();
+            Map<Long, Long> before = slotRuns();
+            Job job = pooled("wordcount into HDFS " + out, () -> {
+                List<String> args = new ArrayList<>(List.of("wordcount"));
+                args.addAll(HadoopCluster.POOLED);
+                args.addAll(List.of("/text", out));
+                Job wc = cluster.job(Hadoop3StockClusterTest.examples(), args);
+                assertTrue(wc.succeeded(), "wordcount into " + out + " failed:\n" + wc);
+                return wc;
+            }, 3);
+            assertLaunchCounters(job, 3, 0);
+            assertTrue(job.counters().getOrDefault("File System Counters/HDFS: Number of bytes read", 0L) > 0,
+                    "the input did not come from HDFS: " + job.counters());
+            Result cat = cluster.hadoop(List.of("fs", "-cat", out + "/part-r-*"), 120);
+            assertEquals(0, cat.code(), "fs -cat: " + cat);
+            assertEquals(expected, JobOutput.countedWords(cat.out().lines().toList()), "the words of " + out);
+            Map<Long, Long> after = slotRuns();
+            assertEquals(before.keySet(), after.keySet(), "the slots (by pid) changed");
+            slotsUsed.add(after.keySet().stream().filter(pid -> after.get(pid) > before.get(pid)).collect(Collectors.toSet()));
+        }
+        assertFalse(Collections.disjoint(slotsUsed.get(0), slotsUsed.get(1)), "no slot ran both jobs: " + slotsUsed);
+    }
+
+    /** The runs each slot (by its JVM's pid) has completed, from the pool's status. */
+    private static Map<Long, Long> slotRuns() throws Exception {
+        Map<Long, Long> runs = new TreeMap<>();
+        Matcher slot = SLOT_RUNS.matcher(cluster.poolStatus(1));
+        while (slot.find()) {
+            runs.put(Long.parseLong(slot.group(1)), Long.parseLong(slot.group(2)));
+        }
+        return runs;
     }
 
     /** terasort of one teragen input, and sort (text in, text out) of the test's text. */
     @Test
     void terasortAndSortInSlotsWriteWhatStockWrites() throws Exception {
         Job gen = cluster.job(Hadoop3StockClusterTest.examples(), List.of("teragen", "-Dmapreduce.job.maps=2", "20000",
-                out("teragen", "input")));
+                local(out("teragen", "input"))));
         assertTrue(gen.succeeded(), "teragen failed:\n" + gen);
         Job[] sort = both("terasort", List.of("-Dmapreduce.job.reduces=2", "-Dmapreduce.terasort.simplepartitioner=true"),
-                out("teragen", "input"), out("terasort", "@OUT@"));
+                local(out("teragen", "input")), local(out("terasort", "@OUT@")));
         assertSameOutput("terasort");
         assertSameCounters("terasort", sort);
         Job[] lines = both("sort", List.of(), "-r", "2", "-inFormat",
                 "org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat", "-outFormat",
                 "org.apache.hadoop.mapreduce.lib.output.TextOutputFormat", "-outKey", "org.apache.hadoop.io.Text",
-                "-outValue", "org.apache.hadoop.io.Text", text.toString(), out("sort", "@OUT@"));
+                "-outValue", "org.apache.hadoop.io.Text", local(text.toString()), local(out("sort", "@OUT@")));
         assertSameOutput("sort");
         assertSameCounters("sort", lines);
     }
 
     private static String out(String job, String side) {
         return cluster.dir.resolve("data").resolve(job + "-" + side).toString();
+    }
+
+    /** A path of the local file system for a job's arguments (the cluster's default is its HDFS). */
+    private static String local(String path) {
+        return "file://" + path;
     }
 
     /**
