@@ -15,6 +15,7 @@ import org.apache.commons.lang.CharSetUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.jvmreuse.it.NativeCounterLibrary;
 
 /**
@@ -24,19 +25,28 @@ import org.jvmreuse.it.NativeCounterLibrary;
  * configuration, and the JVM_PID of the JVM it runs in; the jobs are small enough for uber mode,
  * which stays off unless a job asks for it (then its tasks share one JVM, as in Hadoop).
  * And a job jar that bundles its own version of a class Hadoop ships sees the version stock Hadoop
- * gives it, with mapreduce.job.user.classpath.first on and off.
+ * gives it, with mapreduce.job.user.classpath.first on and off. On Hadoop 2.2; Hadoop3IsolationBetweenJobsTest
+ * runs the same on 3.5.0.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IsolationBetweenJobsTest {
-    private static HadoopCluster cluster;
+    private HadoopCluster cluster;
+
+    /** The jvmreuse-cluster options that pick the cluster's Hadoop: none, the default (2.2). */
+    List<String> hadoopVersion() {
+        return List.of();
+    }
 
     @BeforeAll
-    static void startCluster() throws Exception {
+    void startCluster() throws Exception {
         // One NodeManager with one slot: every task of both jobs goes through the same JVM.
-        cluster = HadoopCluster.start(1, "--pool", "--slots", "1");
+        List<String> options = new ArrayList<>(List.of("--pool", "--slots", "1"));
+        options.addAll(hadoopVersion());
+        cluster = HadoopCluster.start(1, options.toArray(String[]::new));
     }
 
     @AfterAll
-    static void stopCluster() throws Exception {
+    void stopCluster() throws Exception {
         if (cluster != null) {
             cluster.close();
         }

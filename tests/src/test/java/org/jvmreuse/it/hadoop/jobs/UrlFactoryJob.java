@@ -3,6 +3,7 @@ package org.jvmreuse.it.hadoop.jobs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
@@ -26,12 +27,23 @@ import org.apache.hadoop.util.ToolRunner;
 public class UrlFactoryJob extends Configured implements Tool {
     static final String SCHEME = "jrlocal";
 
+    /**
+     * The local file system under the scheme: 3.x's FsUrlConnection opens the URL's whole URI
+     * (2.2's its path only), which a file system accepts only with its own scheme.
+     */
+    public static class SchemeLocalFileSystem extends RawLocalFileSystem {
+        @Override
+        public URI getUri() {
+            return URI.create(SCHEME + ":///");
+        }
+    }
+
     public static class UrlMapper extends Mapper<LongWritable, Text, Text, Text> {
         static {
             // A scheme only Hadoop serves (the local file system under another name): the JDK
             // never lets a factory take file: URLs, and this cluster has no HDFS.
             Configuration conf = new Configuration();
-            conf.set("fs." + SCHEME + ".impl", RawLocalFileSystem.class.getName());
+            conf.set("fs." + SCHEME + ".impl", SchemeLocalFileSystem.class.getName());
             URL.setURLStreamHandlerFactory(new FsUrlStreamHandlerFactory(conf));
         }
 
