@@ -56,13 +56,19 @@ class Hadoop3StockClusterTest {
         return m.group(1);
     }
 
-    @Test
-    void theDaemonsRunHadoop3() throws Exception {
+    /** The ResourceManager's REST answer (JSON) at {@code path}, checked to be 200. */
+    private static String resourceManager(String path) throws Exception {
         var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port("rm_web") + "/ws/v1/cluster/info")).header("Accept", "application/json")
+                URI.create("http://127.0.0.1:" + port("rm_web") + path)).header("Accept", "application/json")
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
-        assertTrue(response.body().contains("\"hadoopVersion\":\"" + VERSION + "\""), response.body());
+        return response.body();
+    }
+
+    @Test
+    void theDaemonsRunHadoop3() throws Exception {
+        String info = resourceManager("/ws/v1/cluster/info");
+        assertTrue(info.contains("\"hadoopVersion\":\"" + VERSION + "\""), info);
     }
 
     /**
@@ -73,16 +79,13 @@ class Hadoop3StockClusterTest {
      */
     @Test
     void theQueueTakesAsManyAppMastersAsLeaveRoomForATask() throws Exception {
-        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port("rm_web") + "/ws/v1/cluster/scheduler")).header("Accept", "application/json")
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
+        String scheduler = resourceManager("/ws/v1/cluster/scheduler");
         long nm = Long.parseLong(cluster.property("yarn-site.xml", "yarn.nodemanager.resource.memory-mb"));
         long am = Long.parseLong(cluster.property("mapred-site.xml", "yarn.app.mapreduce.am.resource.mb"));
         long task = Long.parseLong(cluster.property("mapred-site.xml", "mapreduce.map.memory.mb"));
         for (String limit : List.of("AMResourceLimit", "userAMResourceLimit")) {
-            Matcher m = Pattern.compile("\"" + limit + "\":\\{\"memory\":(\\d+)").matcher(response.body());
-            assertTrue(m.find(), limit + " in " + response.body());
+            Matcher m = Pattern.compile("\"" + limit + "\":\\{\"memory\":(\\d+)").matcher(scheduler);
+            assertTrue(m.find(), limit + " in " + scheduler);
             assertEquals((nm - task) / am, Long.parseLong(m.group(1)) / am, limit + " " + m.group(1) + " MB, AMs of " + am + " MB");
         }
     }
