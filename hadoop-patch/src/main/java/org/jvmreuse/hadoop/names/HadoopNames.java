@@ -51,6 +51,11 @@ public final class HadoopNames {
         return HADOOP_3 ? hadoop3 : hadoop2;
     }
 
+    /** A signature that a later version extends: {@code parameters}, then {@code more}. */
+    private static List<String> followedBy(List<String> parameters, String... more) {
+        return java.util.stream.Stream.concat(parameters.stream(), java.util.Arrays.stream(more)).toList();
+    }
+
     /** A name that only Hadoop 2.x has: empty on 3.x. */
     private static <T> Optional<T> onlyIn2(T name) {
         return HADOOP_3 ? Optional.empty() : Optional.of(name);
@@ -494,8 +499,7 @@ public final class HadoopNames {
          * an uber or local job's reducer (none for a reducer that fetches).
          */
         public static final Overloads CONTEXT = new Overloads(new ClassName("org.apache.hadoop.mapred.ShuffleConsumerPlugin$Context"),
-                MethodName.CONSTRUCTOR, List.of(in2Or3(CONTEXT_2, java.util.stream.Stream.concat(CONTEXT_2.stream(),
-                        java.util.stream.Stream.of("java.util.Map")).toList())));
+                MethodName.CONSTRUCTOR, List.of(in2Or3(CONTEXT_2, followedBy(CONTEXT_2, "java.util.Map"))));
         /**
          * 3.x's umbilical answers a status update with an AMFeedback (2.2: a boolean), whose
          * taskFound false makes the task exit its JVM ("Parent died").
@@ -514,8 +518,7 @@ public final class HadoopNames {
         private static final List<String> BY_ADDRESS = List.of("java.lang.Class", "long", "java.net.InetSocketAddress",
                 "org.apache.hadoop.security.UserGroupInformation", "org.apache.hadoop.conf.Configuration",
                 "javax.net.SocketFactory", "int", "org.apache.hadoop.io.retry.RetryPolicy");
-        private static final List<String> BY_ADDRESS_3 = java.util.stream.Stream.concat(BY_ADDRESS.stream(),
-                java.util.stream.Stream.of(ATOMIC_BOOLEAN, "org.apache.hadoop.ipc.AlignmentContext")).toList();
+        private static final List<String> BY_ADDRESS_3 = followedBy(BY_ADDRESS, ATOMIC_BOOLEAN, "org.apache.hadoop.ipc.AlignmentContext");
         private static final List<String> BY_CONNECTION_3 = List.of("java.lang.Class", "long",
                 "org.apache.hadoop.ipc.Client$ConnectionId", "org.apache.hadoop.conf.Configuration",
                 "javax.net.SocketFactory", "org.apache.hadoop.ipc.AlignmentContext");

@@ -159,7 +159,7 @@ public final class HadoopNamesCheck {
         Set<List<String>> declared = new LinkedHashSet<>();
         boolean constructors = name.name().equals(MethodName.CONSTRUCTOR);
         for (Executable m : constructors ? owner.getDeclaredConstructors() : owner.getDeclaredMethods()) {
-            if (m.getName().equals(constructors ? owner.getName() : name.name()) && !m.isSynthetic()) {
+            if ((constructors || m.getName().equals(name.name())) && !m.isSynthetic()) {
                 declared.add(Arrays.stream(m.getParameterTypes()).map(Class::getName).toList());
             }
         }
