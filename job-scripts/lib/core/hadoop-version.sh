@@ -33,9 +33,15 @@
 #       JVMREUSE_HADOOP_WARMUP       1: the slots' TaskWarmup is built for it; 0: no Hadoop warm-up
 #       JVMREUSE_HADOOP_AM_SHARE     how its CapacityScheduler counts maximum-am-resource-percent:
 #                                    units (2.2: in minimum allocations) or sizes (3.x: the AMs' memory)
+#       JVMREUSE_HADOOP_ADD_OPENS_DEFAULT  its default of mapreduce.jvm.add-opens-as-default (true,
+#                                    false; empty: no such property)
 #                                    returns 1 (nothing set) for an unknown version
 #   jvmreuse_hadoop_pool_limits      prints what pools do not do on JVMREUSE_HADOOP_VERSION yet (from
 #                                    the flags above and JVMREUSE_MPI_SHUFFLE), or nothing
+#   jvmreuse_hadoop_slot_jvm_opts MAPRED_SITE
+#                                    prints the JVM options the pools start with so that their slots
+#                                    can take the version's MapReduce containers under the cluster's
+#                                    mapred-site.xml MAPRED_SITE, or nothing
 #   jvmreuse_slot_heap_warning       prints why the tasks of JVMREUSE_TASK_MEMORY MB containers would
 #                                    not fit slots of JVMREUSE_SLOT_HEAP on this version, or nothing
 #   _jvmreuse_webapp_opts            the JVM options of a JVM that runs a YARN web app (RM, NM, JHS,
@@ -64,7 +70,7 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_EXECUTOR_CLASS=org.jvmreuse.hadoop.executor.PoolContainerExecutor
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle
             JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1
-            JVMREUSE_HADOOP_AM_SHARE=units
+            JVMREUSE_HADOOP_AM_SHARE=units JVMREUSE_HADOOP_ADD_OPENS_DEFAULT=
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop.counters.TaskLaunchCountingEngine
             ;;
         3.4.2 | 3.5.0)
@@ -74,9 +80,11 @@ jvmreuse_hadoop_facts() {
             JVMREUSE_HADOOP_EXECUTOR_MODULE=hadoop3-patch JVMREUSE_HADOOP_MPI_SHUFFLE_MODULE=mpi-shuffle3
             JVMREUSE_HADOOP_POOLED_AM=1 JVMREUSE_HADOOP_MPI_SHUFFLE=1 JVMREUSE_HADOOP_WARMUP=1 JVMREUSE_HADOOP_AM_SHARE=sizes
             JVMREUSE_HADOOP_COUNTERS_ENGINE=org.jvmreuse.hadoop3.counters.TaskLaunchCountingEngine
-            # 3.4.2's jars are hadoop34-install's
-            JVMREUSE_HADOOP_MODULE=hadoop3-patch
-            [[ $JVMREUSE_HADOOP_VERSION == 3.5.0 ]] || JVMREUSE_HADOOP_MODULE=hadoop34-install
+            # 3.4.2's jars are hadoop34-install's; 3.5 turned add-opens-as-default off
+            JVMREUSE_HADOOP_MODULE=hadoop3-patch JVMREUSE_HADOOP_ADD_OPENS_DEFAULT=false
+            if [[ $JVMREUSE_HADOOP_VERSION != 3.5.0 ]]; then
+                JVMREUSE_HADOOP_MODULE=hadoop34-install JVMREUSE_HADOOP_ADD_OPENS_DEFAULT=true
+            fi
             ;;
         *) return 1 ;;
     esac
@@ -94,6 +102,23 @@ jvmreuse_hadoop_pool_limits() {
     [[ ${JVMREUSE_HADOOP_WARMUP:-0} == 1 ]] || stock+=("its slots start without Hadoop warm-up")
     ((${#stock[@]} == 0)) || printf 'Hadoop %s with pools: %s: not built for it yet (issue 31)' \
         "$JVMREUSE_HADOOP_VERSION" "$(printf '%s; ' "${stock[@]}" | sed 's/; $//')"
+}
+
+# With mapreduce.jvm.add-opens-as-default true (3.4's default), 3.x's NodeManager on Java 17+ starts
+# every MapReduce AM and task with --add-opens=java.base/java.lang=ALL-UNNAMED and the two exports
+# below (ContainerLaunch's ADDITIONAL_JDK17_PLUS_OPTIONS). A slot gives a run an open and takes it
+# back after; an export it cannot take back (the slot would retire after every run), so the pools
+# start with the exports: they serve the runs that ask for them, and send a run that does not (a
+# job that sets the flag false) to a new JVM, which says so in the NodeManager log (docs/hadoop.md).
+jvmreuse_hadoop_slot_jvm_opts() {
+    local value
+    [[ -n ${JVMREUSE_HADOOP_ADD_OPENS_DEFAULT:-} && ${JVMREUSE_JAVA_MAJOR:-17} -ge 17 ]] || return 0
+    # The last value the site file gives (a later property wins in Hadoop), else the version's default.
+    value=$(tr -d '\n' <"$1" | grep -o '<name>mapreduce\.jvm\.add-opens-as-default</name>[[:space:]]*<value>[^<]*</value>' |
+        sed 's/.*<value>[[:space:]]*\([^<[:space:]]*\)[[:space:]]*<\/value>/\1/' | tail -n 1 || true)
+    value=${value:-$JVMREUSE_HADOOP_ADD_OPENS_DEFAULT}
+    [[ ${value,,} == true ]] || return 0
+    printf '%s' '--add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED'
 }
 
 # A task that sets no -Xmx gets Hadoop's default heap: 2.x's -Xmx200m (mapred.child.java.opts);

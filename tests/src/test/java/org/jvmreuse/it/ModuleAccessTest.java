@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -15,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * taken back, also what such a run opened by itself; an --add-exports of an internal package,
  * which the VM keeps, retires the slot and its spare takes its place; the pool's own module (a
  * named module that exports nothing) gives a run none of its members, and a run that opens it by
- * itself retires its slot too. On Java 17 and the newest JDK installed.
+ * itself retires its slot too. On Java 17 and the newest JDK installed. And a pool started with
+ * an --add-exports serves only the runs that ask for it.
  */
 class ModuleAccessTest {
     private static final String OPEN_FIELD = "org.jvmreuse.it.programs.OpenField";
@@ -72,6 +75,40 @@ class ModuleAccessTest {
             pool.awaitStatus("free 1,", 60_000);
             assertPoolUnusable(pool);
         }
+    }
+
+    /**
+     * A pool started with an --add-exports (as Hadoop 3.4 clusters start theirs, in 3.4's form)
+     * gives every run that access: it serves the runs that ask for it, in the same slot, and sends
+     * a run that does not to a new JVM, which refuses it as {@code java} without the option does.
+     */
+    @Test
+    void aPoolStartedWithAnExportServesOnlyTheRunsThatAskForIt() throws Exception {
+        String option = "--add-exports=java.base/sun.net.util=ALL-UNNAMED";
+        try (Pool pool = Pool.start(1, Jdks.DEFAULT, option)) {
+            List<String> program = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.UseExported");
+            for (int i = 0; i < 2; i++) {
+                Pool.Result asked = pool.run(concat(List.of(option), program).toArray(String[]::new));
+                assertEquals(0, asked.code(), asked.toString());
+                assertEquals("sun.net.util used: true\n", asked.out());
+                assertTrue(asked.err().contains("running in slot 0"), asked.err());
+            }
+            Pool.Result plain = Pool.exec(concat(List.of(Jdks.DEFAULT), program), Map.of(), null, 60);
+            Pool.Result notAsked = pool.run(program.toArray(String[]::new));
+            assertEquals(1, plain.code(), plain.toString());
+            assertEquals(plain.code(), notAsked.code(), notAsked.toString());
+            assertTrue(plain.err().contains("IllegalAccessException") && notAsked.err().contains("IllegalAccessException"),
+                    notAsked.err());
+            assertTrue(notAsked.err().contains("the pool's JVMs were started with --add-exports java.base/sun.net.util=ALL-UNNAMED,"
+                    + " which the run does not ask for") && notAsked.err().contains("starting a new JVM"), notAsked.err());
+            assertTrue(pool.status().contains("replacements: 0 made"), "the exported slot serves on: " + pool.status());
+        }
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
     }
 
     private static void assertPoolUnusable(Pool pool) throws Exception {

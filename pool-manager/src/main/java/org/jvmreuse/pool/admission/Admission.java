@@ -10,7 +10,7 @@ import org.jvmreuse.pool.protocol.StartupInputs;
  * Whether a run may go to a slot or must start in a new JVM: the one rule, decided by the manager
  * before it picks a slot, against what its slots were started with ({@link SlotProfile}). A run
  * is admitted only if a slot can give it all that a new JVM started with its options and from its
- * process would have: its heap, the module access it asks for, its C library locale and the
+ * process would have: its heap, the module access it asks for (and no more), its C library locale and the
  * encodings derived from it, its {@code -Xss}, its resource limits and its time zone. The slot
  * applies an admitted run with the same rules ({@link StackSize}, {@link RunLimits},
  * {@link RunZone}).
@@ -43,6 +43,7 @@ public final class Admission {
             HeapOption.check(command.fixedOptions(), slot.maxHeapBytes());
             checkModules(spec.addOpens(), "--add-opens", slot);
             checkModules(spec.addExports(), "--add-exports", slot);
+            checkStartAccess(spec, slot);
             checkEncodings(spec, slot);
             StackSize.bytes(spec.startup().stackSize());
             RunLimits.changes(spec.startup().limits(), slot.limits());
@@ -67,6 +68,15 @@ public final class Admission {
                             + modulePackage + "=ALL-UNNAMED)"
                     : "the pool's JVMs have no module " + module.substring(0, module.length() - 1) + " (" + option + " "
                             + modulePackage + "=ALL-UNNAMED)");
+        }
+    }
+
+    /** The access every unnamed module has in the slots from their start, which a slot cannot withhold from a run. */
+    private static void checkStartAccess(RunSpec spec, SlotProfile slot) {
+        String missing = slot.startAccess().notAskedFor(spec.addOpens(), spec.addExports());
+        if (missing != null) {
+            throw new NotAdmitted("the pool's JVMs were started with " + missing
+                    + ", which the run does not ask for (a new JVM started without it gives no such access)");
         }
     }
 

@@ -18,13 +18,13 @@ import org.jvmreuse.pool.os.Native;
 /**
  * What a slot was started with and a run cannot change, as the slot reports it at HELLO: its JDK,
  * its heap, the C library's locale and the encodings the JDK fixed from it, its resource limits,
- * where its time zone came from, and the packages of its JVM's modules (what {@code --add-opens}
- * can name). The manager admits a run against it ({@link Admission}) before it picks a slot, and
+ * where its time zone came from, the packages of its JVM's modules (what {@code --add-opens}
+ * can name) and the access to them its start options gave every unnamed module ({@link StartAccess}). The manager admits a run against it ({@link Admission}) before it picks a slot, and
  * the slot applies a run with the same rules.
  */
 public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<String, String> encodings,
                           Map<String, ResourceLimit> limits, String tz, boolean zoneFromOption,
-                          Set<String> modulePackages) {
+                          Set<String> modulePackages, StartAccess startAccess) {
     /** The system properties the JDK fixes at start-up from the C library's locale or its options. */
     public static final List<String> ENCODINGS = List.of("file.encoding", "sun.jnu.encoding", "native.encoding",
             "stdout.encoding", "stderr.encoding", "sun.stdout.encoding", "sun.stderr.encoding");
@@ -52,7 +52,7 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
         boolean zoneFromOption = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .anyMatch(arg -> arg.startsWith("-Duser.timezone="));
         return new SlotProfile(Runtime.version().toString(), maxHeap(), Native.nativeLocale(), encodings, limits,
-                System.getenv().getOrDefault("TZ", ""), zoneFromOption, packages);
+                System.getenv().getOrDefault("TZ", ""), zoneFromOption, packages, StartAccess.ofThisJvm());
     }
 
     /** -Xmx as given (the heap a run asks for is compared with it), not the usable part maxMemory() reports. */
@@ -83,6 +83,7 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
         for (String name : modulePackages) {
             out.writeUTF(name);
         }
+        startAccess.writeTo(out);
     }
 
     public byte[] encode() {
@@ -113,7 +114,8 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
         for (int n = in.readInt(); n > 0; n--) {
             packages.add(in.readUTF());
         }
-        return new SlotProfile(jdk, heap, locale, encodings, limits, tz, zoneFromOption, packages);
+        return new SlotProfile(jdk, heap, locale, encodings, limits, tz, zoneFromOption, packages,
+                StartAccess.readFrom(in));
     }
 
     /** What differs between this profile and {@code other}, for a slot that was started otherwise than its pool's others. */
@@ -129,6 +131,7 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
         if (!modulePackages.equals(other.modulePackages)) {
             diff.append(diff.isEmpty() ? "" : "; ").append("the JDK's module packages");
         }
+        note(diff, "module access from the start", startAccess, other.startAccess);
         return diff.toString();
     }
 

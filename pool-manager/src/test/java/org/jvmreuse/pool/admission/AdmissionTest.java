@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.pool.protocol.JavaCommandLine;
 import org.jvmreuse.pool.protocol.RunKind;
@@ -23,9 +24,18 @@ class AdmissionTest {
 
     private static RunSpec run(Map<String, String> properties, Map<String, String> environment, List<String> addOpens,
                                StartupInputs startup) {
+        return withAccess(addOpens, List.of(), properties, environment, startup);
+    }
+
+    private static RunSpec withAccess(List<String> addOpens, List<String> addExports, Map<String, String> properties,
+                                      Map<String, String> environment, StartupInputs startup) {
         StreamPath none = new StreamPath("/dev/null", null);
         return new RunSpec("app.Main", List.of("/opt/app.jar"), List.of(), List.of(), properties, environment, "/tmp",
-                none, none, none, RunKind.TASK, addOpens, List.of(), startup);
+                none, none, none, RunKind.TASK, addOpens, addExports, startup);
+    }
+
+    private static RunSpec withAccess(List<String> addOpens, List<String> addExports) {
+        return withAccess(addOpens, addExports, Map.of(), Map.of(), StartupInputs.SLOT);
     }
 
     /** The run {@code spec} with the JVM options {@code fixed} before its main class. */
@@ -79,6 +89,36 @@ class AdmissionTest {
     }
 
     @Test
+    void aSlotStartedWithModuleAccessTakesOnlyRunsThatAskForAllOfIt() {
+        SlotProfile exporting = TestProfiles.withStartAccess(
+                new StartAccess(Set.of("java.base/java.util"), Set.of("java.sql/java.sql")));
+        assertEquals("the pool's JVMs were started with --add-opens java.sql/java.sql=ALL-UNNAMED, which the run does not ask"
+                + " for (a new JVM started without it gives no such access)", refusal(plain(), List.of(), exporting));
+        assertEquals("the pool's JVMs were started with --add-exports java.base/java.util=ALL-UNNAMED, which the run does not"
+                        + " ask for (a new JVM started without it gives no such access)",
+                refusal(withAccess(List.of("java.sql/java.sql"), List.of()), List.of(), exporting));
+        assertNull(refusal(withAccess(List.of("java.sql/java.sql"), List.of("java.base/java.util")), List.of(), exporting));
+        assertNull(refusal(withAccess(List.of("java.sql/java.sql", "java.base/java.util"), List.of()), List.of(), exporting),
+                "an open covers an export");
+        assertEquals("the pool's JVMs were started with --add-opens java.sql/java.sql=ALL-UNNAMED, which the run does not ask"
+                        + " for (a new JVM started without it gives no such access)",
+                refusal(withAccess(List.of(), List.of("java.sql/java.sql", "java.base/java.util")), List.of(), exporting),
+                "an export does not cover an open");
+        assertNull(refusal(withAccess(List.of("java.base/java.lang"), List.of()), List.of(), SLOT),
+                "a slot started with none takes runs that ask for some");
+    }
+
+    @Test
+    void theStartAccessIsWhatTheOptionsGaveBeyondTheModulesDeclarations() {
+        StartAccess here = StartAccess.ofThisJvm(); // surefire's argLine: --add-opens ...=ALL-UNNAMED, no --add-exports
+        assertTrue(here.opens().containsAll(Set.of("java.base/java.lang", "java.base/jdk.internal.misc", "java.sql/java.sql")),
+                here.toString());
+        assertTrue(here.exports().isEmpty(), here.toString());
+        assertTrue(!here.opens().contains("java.base/java.util") && !here.opens().contains("java.base/sun.net.dns"),
+                "declared exports and packages no option names are not start access: " + here);
+    }
+
+    @Test
     void whatTheJdkFixesAtStartMustBeTheSlots() {
         String reason = refusal(run(Map.of(), Map.of(), List.of(), startup("", List.of(), "POSIX\nPOSIX\nANSI_X3.4-1968")),
                 List.of(), SLOT);
@@ -114,5 +154,9 @@ class AdmissionTest {
         assertEquals(SLOT, read);
         assertEquals("", SLOT.differences(read));
         assertEquals("heap 1 (the pool's: 268435456)", SLOT.differences(TestProfiles.withHeap(1)));
+        SlotProfile exporting = TestProfiles.withStartAccess(new StartAccess(Set.of("java.base/sun.net.dns"), Set.of()));
+        assertEquals(exporting, SlotProfile.readFrom(new DataInputStream(new ByteArrayInputStream(exporting.encode()))));
+        assertEquals("module access from the start --add-exports java.base/sun.net.dns=ALL-UNNAMED (the pool's: none)",
+                SLOT.differences(exporting));
     }
 }

@@ -18,20 +18,25 @@ public final class TestProfiles {
     }
 
     public static SlotProfile withHeap(long heapBytes) {
-        return of(heapBytes, "");
+        return of(heapBytes, "", StartAccess.NONE);
     }
 
     /** A slot started with {@code TZ} set to {@code tz} ("" for none). */
     public static SlotProfile withTz(String tz) {
-        return of(HEAP, tz);
+        return of(HEAP, tz, StartAccess.NONE);
     }
 
-    private static SlotProfile of(long heapBytes, String tz) {
+    /** A slot whose start options gave unnamed modules {@code access}. */
+    public static SlotProfile withStartAccess(StartAccess access) {
+        return of(HEAP, "", access);
+    }
+
+    private static SlotProfile of(long heapBytes, String tz, StartAccess access) {
         Map<String, ResourceLimit> limits = new LinkedHashMap<>();
         limits.put("cpu", new ResourceLimit(-1, -1));
         limits.put("nofile", new ResourceLimit(4096, 4096)); // HotSpot raises the soft limit to the hard one
         limits.put("core", new ResourceLimit(0, -1));
         return new SlotProfile("17.0.99-test", heapBytes, LOCALE, Map.of("file.encoding", "UTF-8"), limits, tz, false,
-                Set.of("java.base/java.lang", "java.base/java.util", "java.sql/java.sql"));
+                Set.of("java.base/java.lang", "java.base/java.util", "java.sql/java.sql"), access);
     }
 }

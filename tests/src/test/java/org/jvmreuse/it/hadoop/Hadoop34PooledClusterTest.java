@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -20,14 +21,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The Hadoop 3.4 line beside 3.5 (jvmreuse-cluster start --pool --hadoop-version 3.4.2, one
  * NodeManager and its pool; the jars hadoop34-install assembles, the executor and launch counters'
- * engine hadoop3-patch's, the MPI shuffle mpi-shuffle3's): the daemons are 3.4.2, and a wordcount's
- * MRAppMaster and tasks run in slots (none falls back to a new JVM, no slot retires: the per-run
- * reset, AppMasterStatics included, ran cleanly on 3.4.2 after each), its reducer takes the map
- * outputs over the MPI shuffle, and it counts what the test counts. Its AM takes java.lang opened
- * for its run (its web app's Guice 4 needs it), which the slot was not started with and takes
- * back after. The job asks for mapreduce.jvm.add-opens-as-default=false (3.5's default): 3.4's
- * default, true, gives every AM and task --add-exports that no slot can take back, so each run
- * would retire its slot (the cluster keeps Hadoop's default: docs/hadoop.md).
+ * engine hadoop3-patch's, the MPI shuffle mpi-shuffle3's): the daemons are 3.4.2, and a wordcount
+ * with Hadoop's defaults has its MRAppMaster and tasks in slots (none falls back to a new JVM, no
+ * slot retires: the per-run reset, AppMasterStatics included, ran cleanly on 3.4.2 after each), its
+ * reducer takes the map outputs over the MPI shuffle, and it counts what the test counts. 3.4's
+ * default mapreduce.jvm.add-opens-as-default=true gives every AM and task --add-opens java.lang,
+ * which a slot gives for the run and takes back, and two --add-exports, which it could not take
+ * back: the pools start with those exports, and a job that sets the flag false (a run a new JVM
+ * would not give them) goes to new JVMs, saying why in the pool's log, with the same output.
  */
 class Hadoop34PooledClusterTest {
     private static final String VERSION = "3.4.2";
@@ -47,7 +48,7 @@ class Hadoop34PooledClusterTest {
     }
 
     @Test
-    void wordcountOnHadoop34RunsItsAppMasterAndTasksInSlotsThatServeOnAndShufflesOverMpi() throws Exception {
+    void wordcountOnHadoop34WithItsDefaultsRunsInSlotsThatServeOnAndWithoutItsExportsInNewJvms() throws Exception {
         Matcher rmWeb = Pattern.compile("(?m)^PORT_rm_web=(\\d+)$").matcher(Files.readString(cluster.dir.resolve("cluster.env")));
         assertTrue(rmWeb.find(), "rm_web in cluster.env");
         var info = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -58,6 +59,8 @@ class Hadoop34PooledClusterTest {
         String said = cluster.startOutput().err();
         assertTrue(!said.contains(" with pools: ") && said.contains("slots warmed up with org.jvmreuse.hadoop.warmup.TaskWarmup"),
                 "something stays stock on 3.4.2: " + said);
+        assertTrue(said.contains("the slots start with --add-exports=java.base/sun.net.dns=ALL-UNNAMED"
+                + " --add-exports=java.base/sun.net.util=ALL-UNNAMED, which Hadoop 3.4.2 gives every MapReduce container"), said);
 
         Path text = cluster.newDir("wordcount-in");
         ExampleJobsTest.writeText(text, 2, 1000);
@@ -66,8 +69,7 @@ class Hadoop34PooledClusterTest {
         long ams = cluster.pooledAmRuns();
         Path out = cluster.dir.resolve("data/wordcount-out");
         Job job = cluster.job(LIB.resolve("hadoop-mapreduce-examples-" + VERSION + ".jar"),
-                List.of("wordcount", MpiShuffleTest.PLUGIN, "-Dmapreduce.jvm.add-opens-as-default=false", text.toString(),
-                        out.toString()));
+                List.of("wordcount", MpiShuffleTest.PLUGIN, text.toString(), out.toString()));
         assertTrue(job.succeeded(), "wordcount failed:\n" + job);
         assertEquals(expected, JobOutput.countedWords(JobOutput.reduceOutput(out)));
 
@@ -86,5 +88,23 @@ class Hadoop34PooledClusterTest {
         String log = Files.readString(cluster.dir.resolve("logs/nodemanager1.log"));
         assertTrue(log.contains(am + "application master handed to the JVM pool") && !log.contains(am + "stock launch"),
                 "the AM's container is not in the NodeManager's log as handed to the pool");
+
+        // The same job without the flag's options: new JVMs, the pool saying why, the same words.
+        Path stockOut = cluster.dir.resolve("data/wordcount-flag-off");
+        Job off = cluster.job(LIB.resolve("hadoop-mapreduce-examples-" + VERSION + ".jar"),
+                List.of("wordcount", MpiShuffleTest.PLUGIN, "-Dmapreduce.jvm.add-opens-as-default=false", text.toString(),
+                        stockOut.toString()));
+        assertTrue(off.succeeded(), "wordcount with the flag false failed:\n" + off);
+        assertEquals(expected, JobOutput.countedWords(JobOutput.reduceOutput(stockOut)));
+        assertEquals(3L, off.counters().get("Task launches/Tasks run in a new JVM"), off.counters().toString());
+        List<String> refused = new ArrayList<>();
+        try (var logs = Files.newDirectoryStream(cluster.dir.resolve("pool1/logs"), "manager-*.log")) {
+            for (Path managerLog : logs) {
+                Files.readAllLines(managerLog).stream().filter(l -> l.contains(" goes to a new JVM: ")).forEach(refused::add);
+            }
+        }
+        assertEquals(4, refused.size(), "the AM and 3 tasks went to new JVMs, and only they: " + refused);
+        assertTrue(refused.stream().allMatch(l -> l.contains("goes to a new JVM: the pool's JVMs were started with --add-exports"
+                + " java.base/sun.net.dns=ALL-UNNAMED, which the run does not ask for")), String.join("\n", refused));
     }
 }
