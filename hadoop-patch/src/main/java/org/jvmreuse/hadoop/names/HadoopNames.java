@@ -207,6 +207,23 @@ public final class HadoopNames {
         public static final Optional<MethodName> KEY_PROVIDERS_INVALIDATE = onlyIn3(KEY_PROVIDER_CACHE.method("invalidateCache"));
     }
 
+    public static final class DfsClientReadPools {
+        public static final ClassName DFS_CLIENT = new ClassName("org.apache.hadoop.hdfs.DFSClient");
+        private static final ClassName HEDGED_READ_METRICS = new ClassName("org.apache.hadoop.hdfs.DFSHedgedReadMetrics");
+        private static final String LONG_ADDER = "java.util.concurrent.atomic.LongAdder";
+        /** 3.x: DFSClient's JVM-wide pools for striped reads (every client makes it) and hedged reads. */
+        public static final Optional<List<FieldName>> POOLS = onlyIn3(List.of(
+                DFS_CLIENT.settableStaticField("STRIPED_READ_THREAD_POOL", THREAD_POOL),
+                DFS_CLIENT.settableStaticField("HEDGED_READ_THREAD_POOL", THREAD_POOL)));
+        public static final Optional<FieldName> HEDGED_READ_METRIC =
+                onlyIn3(DFS_CLIENT.staticField("HEDGED_READ_METRIC", HEDGED_READ_METRICS.name()));
+        /** The hedged reads' counts (DFSClient's getHedgedReadMetrics; HBase reports them). */
+        public static final Optional<List<FieldName>> HEDGED_READ_COUNTS = onlyIn3(List.of(
+                HEDGED_READ_METRICS.field("hedgedReadOps", LONG_ADDER),
+                HEDGED_READ_METRICS.field("hedgedReadOpsWin", LONG_ADDER),
+                HEDGED_READ_METRICS.field("hedgedReadOpsInCurThread", LONG_ADDER)));
+    }
+
     public static final class SecurityReset {
         public static final MethodName UGI_RESET = UGI.staticMethod("reset");
         /** 3.x: gone (each login user keeps its own keytab; reset() drops the login user). */

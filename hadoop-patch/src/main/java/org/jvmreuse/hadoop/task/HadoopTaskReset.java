@@ -67,6 +67,7 @@ public final class HadoopTaskReset implements RunHook {
     public void beforeEnd() {
         pending.critical("IPC", IpcReset::refuseCalls);
         pending.critical("servers", RunServers::stop);
+        pending.critical("DFSClient read pools", DfsClientReadPools::shutDown);
     }
 
     /** After the run's JVM hooks ran (if {@code exitHooks}) and its threads ended. */

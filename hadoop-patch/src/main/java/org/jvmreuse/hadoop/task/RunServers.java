@@ -5,13 +5,14 @@ import static org.jvmreuse.hadoop.names.HadoopNames.RunServers.SERVER_THREADS;
 import static org.jvmreuse.hadoop.names.HadoopNames.RunServers.WEB_APP_CONTEXT;
 
 import java.lang.ref.WeakReference;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import org.apache.hadoop.ipc.Server;
 import org.jvmreuse.hadoop.names.FieldName;
-import org.mortbay.jetty.handler.ContextHandler;
 
 /**
  * Servers still running when a run ends: an MRAppMaster killed while its shutdown hook stopped
@@ -60,20 +61,36 @@ final class RunServers {
         return Arrays.copyOf(threads, n);
     }
 
-    /** GuiceFilter keeps the servlet context of the web app it serves until the web app stops. */
+    /**
+     * GuiceFilter keeps the servlet context of the web app it serves until the web app stops. Its
+     * Jetty is 6 on Hadoop 2.x ({@code org.mortbay}) and 9 on 3.x ({@code org.eclipse.jetty}): the
+     * context's {@code getContextHandler()}, the handler's {@code getServer()} and the server's
+     * {@code isStarted()} and {@code stop()} have the same names in both, so they are called by name.
+     */
     private static void stopWebApp() {
         SharedClasses.loaded(WEB_APP_CONTEXT.owner()).ifPresent(filter -> {
             Object context = ((WeakReference<?>) Fields.getStatic(filter, WEB_APP_CONTEXT)).get();
-            if (context instanceof ContextHandler.SContext webApp) {
-                var server = webApp.getContextHandler().getServer();
-                if (server != null && server.isStarted()) {
-                    try {
-                        server.stop();
-                    } catch (Exception e) {
-                        throw new IllegalStateException("cannot stop the web app's Jetty server: " + e, e);
-                    }
-                }
+            if (context == null) {
+                return;
+            }
+            Object server = call(call(context, "getContextHandler"), "getServer");
+            if (server != null && Boolean.TRUE.equals(call(server, "isStarted"))) {
+                call(server, "stop");
             }
         });
+    }
+
+    /** {@code target.name()}: a public method of Jetty's, whose class may be a nested one. */
+    private static Object call(Object target, String name) {
+        try {
+            Method method = target.getClass().getMethod(name);
+            method.setAccessible(true);
+            return method.invoke(target);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("cannot stop the web app's Jetty server: " + name + ": " + e.getCause(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot stop the web app's Jetty server: " + target.getClass().getName() + "."
+                    + name + "() is not there: " + e, e);
+        }
     }
 }
