@@ -65,6 +65,14 @@ static int parse_client_options(struct run_opts *o, int argc, char **argv)
         } else if (strncmp(argv[i], "--shared-cp=", 12) == 0) {
             o->shared_cp = argv[i] + 12;
             i++;
+        } else if (strcmp(argv[i], "--fallback-note") == 0) {
+            if (i + 1 >= argc)
+                die(EXIT_USAGE, "--fallback-note needs a file");
+            o->fallback_note = argv[i + 1];
+            i += 2;
+        } else if (strncmp(argv[i], "--fallback-note=", 16) == 0) {
+            o->fallback_note = argv[i] + 16;
+            i++;
         } else if (strcmp(argv[i], "--kind") == 0) {
             if (i + 1 >= argc)
                 die(EXIT_USAGE, "--kind needs a value (task or am)");

@@ -12,6 +12,7 @@ struct run_opts {
     int n_java_args;
     const char *shared_cp;  /* entries a slot may keep loaded across runs (--shared-cp) */
     const char *kind;       /* "task" or "am" (--kind) */
+    const char *fallback_note; /* a file that gets the reason when the run goes to a new JVM (--fallback-note), or NULL */
     long wait_ms;
     long start_timeout_ms;  /* -1: wait_ms + START_TIMEOUT_EXTRA_MS */
 };

@@ -3,6 +3,7 @@
  * been asked.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,10 +32,29 @@ noreturn void exec_java(const struct run_opts *o)
     die(errno == ENOENT ? 127 : 126, "cannot start %s: %s", java, strerror(errno));
 }
 
+/* The reason, as one line, in the file the caller named (a NodeManager logs it after the
+   container): best effort, the run goes on without it. */
+static void write_note(const char *path, const char *reason)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        say("cannot write the fallback note %s: %s", path, strerror(errno));
+        return;
+    }
+    char *line = xasprintf("%s\n", reason);
+    size_t len = strlen(line);
+    if (write(fd, line, len) != (ssize_t)len)
+        say("cannot write the fallback note %s: %s", path, strerror(errno));
+    close(fd);
+    free(line);
+}
+
 noreturn void fallback(const struct run_opts *o, const char *reason)
 {
     if (verbose)
         say("%s; starting a new JVM", reason);
+    if (o->fallback_note != NULL)
+        write_note(o->fallback_note, reason);
     /* java writes through our offsets: past what a slot (or our message) appended */
     catch_up_direct_files();
     exec_java(o);

@@ -2,7 +2,7 @@
  * jvmreuse: the command-line client of a node's pool of warm JVMs.  This file: main, usage and
  * the dispatch to the commands; the other files of client/ each do one job of the client.
  *
- *   jvmreuse [--socket PATH] run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp CP] [--kind task|am] [java options] -cp CP MAIN [args...]
+ *   jvmreuse [--socket PATH] run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp CP] [--kind task|am] [--fallback-note FILE] [java options] -cp CP MAIN [args...]
  *   jvmreuse [--socket PATH] status [--json] | drain | stop [--now]
  *   jvmreuse --help | --version
  *
@@ -40,7 +40,7 @@ static void usage(FILE *to)
           "       jvmreuse --help | --version\n"
           "\n"
           "commands:\n"
-          "  run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp LIBS] [--kind KIND] [java options] -cp CLASSPATH MAINCLASS [args...]\n"
+          "  run [-v] [--wait-ms N] [--start-timeout-ms N] [--shared-cp LIBS] [--kind KIND] [--fallback-note FILE] [java options] -cp CLASSPATH MAINCLASS [args...]\n"
           "        run MAINCLASS in a warm JVM of the pool, like `java` would; without a\n"
           "        usable pool, start a normal JVM instead.\n"
           "        -v           tell on stderr where the run goes (or JVMREUSE_VERBOSE=1)\n"
@@ -54,6 +54,8 @@ static void usage(FILE *to)
           "        --kind KIND  task (default) or am: an application master, which holds its\n"
           "                     slot for a whole job; the pool gives those at most --am-slots\n"
           "                     slots, and tasks queued behind one that waits go first\n"
+          "        --fallback-note FILE  when the program goes to a normal JVM, write why to\n"
+          "                     FILE first (one line; for the NodeManager, which logs it)\n"
           "        java options: -cp/-classpath/--class-path, -Dname=value; --add-opens and\n"
           "        --add-exports MODULE/PACKAGE=ALL-UNNAMED (also with '='), which the slot checks\n"
           "        its JVM gives (a normal JVM if not); -Xss (the main thread's stack);\n"

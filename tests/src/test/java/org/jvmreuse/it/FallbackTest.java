@@ -3,10 +3,12 @@ package org.jvmreuse.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** When the pool cannot take a program, jvmreuse runs it in a new JVM and the user gets the same result. */
 class FallbackTest {
@@ -16,13 +18,17 @@ class FallbackTest {
         return Pool.exec(command, Map.of("JVMREUSE_SOCKET", socket.toString(), "JVMREUSE_VERBOSE", "1"), null, 120);
     }
 
+    /** Also: --fallback-note gets the reason the client tells (a NodeManager's executor logs it). */
     @Test
-    void noPoolMeansANewJvm() throws Exception {
-        Pool.Result result = client(Path.of("/tmp/jvmreuse-no-such-pool/pool.sock"), "run", "-cp", Pool.PROGRAMS,
-                "org.jvmreuse.it.programs.Echo", "3");
+    void noPoolMeansANewJvm(@TempDir Path dir) throws Exception {
+        Path note = dir.resolve("note");
+        Pool.Result result = client(Path.of("/tmp/jvmreuse-no-such-pool/pool.sock"), "run", "--fallback-note", note.toString(),
+                "-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.Echo", "3");
         assertEquals(3, result.code(), result.toString());
         assertEquals("echo 3\n", result.out());
-        assertTrue(result.err().contains("starting a new JVM"), result.err());
+        String told = result.err().lines().filter(l -> l.endsWith("; starting a new JVM")).findFirst().orElseThrow();
+        assertEquals(told.substring(told.indexOf(": ") + 2, told.length() - "; starting a new JVM".length()) + "\n",
+                Files.readString(note));
     }
 
     /**

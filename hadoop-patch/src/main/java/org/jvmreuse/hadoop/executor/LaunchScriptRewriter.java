@@ -3,6 +3,7 @@ package org.jvmreuse.hadoop.executor;
 import static org.jvmreuse.hadoop.names.HadoopNames.LaunchScriptRewriter.MR_APP_MASTER;
 import static org.jvmreuse.hadoop.names.HadoopNames.LaunchScriptRewriter.YARN_CHILD;
 
+import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,7 +14,7 @@ import java.util.regex.Pattern;
  * {@code exec /bin/bash -c "$JAVA_HOME/bin/java <opts> <main> ..."} to the same command through
  * the {@code jvmreuse} client, which takes the program's environment, working directory, stdio and
  * signals into the slot, returns its exit code, and starts {@code $JAVA_HOME/bin/java} with the
- * very same arguments when the pool cannot take it.
+ * very same arguments when the pool cannot take it, noting why in a file the executor logs.
  */
 final class LaunchScriptRewriter {
     /** The JVM programs of MapReduce containers, and what the pool is told they are. */
@@ -71,9 +72,13 @@ final class LaunchScriptRewriter {
         return m.find() ? null : launch;
     }
 
-    /** The script with its program run through the client. */
-    String rewrite(Launch launch) {
-        return launch.head() + "exec /bin/bash -c \"" + client + " --kind=" + launch.program().kind + " " + classPath
+    /**
+     * The script with its program run through the client, which writes why to {@code fallbackNote}
+     * if the program goes to a new JVM (none where the path cannot go into the script as it is).
+     */
+    String rewrite(Launch launch, Path fallbackNote) {
+        String note = isShellSafe(fallbackNote.toString()) ? " --fallback-note='" + fallbackNote + "'" : "";
+        return launch.head() + "exec /bin/bash -c \"" + client + " --kind=" + launch.program().kind + note + " " + classPath
                 + " " + launch.command() + launch.tail();
     }
 

@@ -50,7 +50,7 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
             return super.launchContainer(container, run.equals(script) ? nmPrivateContainerScriptPath : new Path(run.toUri()),
                     nmPrivateTokensPath, userName, appId, containerWorkDir, localDirs, logDirs);
         } finally {
-            pool.done(script, run);
+            pool.done(container.getContainerId().toString(), script, run);
         }
     }
 

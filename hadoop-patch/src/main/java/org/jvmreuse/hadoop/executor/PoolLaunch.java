@@ -17,7 +17,8 @@ import org.apache.hadoop.conf.Configuration;
  * records the job's shuffle secret, decides pool or stock ({@link SlotFit} and the opt-outs),
  * writes the rewritten script ({@link LaunchScriptRewriter}) and logs one line per container in
  * the executor's log: {@code Container ID: task handed to the JVM pool at ...} or
- * {@code Container ID: stock launch (reason)}.
+ * {@code Container ID: stock launch (reason)}, and after a handed-over container that the pool
+ * did not take, {@code Container ID: went to a new JVM (reason)}.
  */
 public final class PoolLaunch {
     /** In a container's environment, {@code off} sends it down the stock path. */
@@ -65,7 +66,7 @@ public final class PoolLaunch {
             stockReason = stockReason(launch, containerMb);
             if (stockReason == null) {
                 run = script.resolveSibling(script.getFileName() + ".pool");
-                Files.writeString(run, rewriter.rewrite(launch), StandardCharsets.UTF_8);
+                Files.writeString(run, rewriter.rewrite(launch, fallbackNote(script)), StandardCharsets.UTF_8);
             }
         }
         if (stockReason == null) {
@@ -77,11 +78,27 @@ public final class PoolLaunch {
         return run;
     }
 
-    /** Deletes what {@link #prepare} wrote for a launch that ran {@code run}. */
-    public void done(Path script, Path run) throws IOException {
-        if (!run.equals(script)) {
-            Files.deleteIfExists(run);
+    /**
+     * After a launch that ran {@code run}: logs why a container handed to the pool went to a new
+     * JVM after all (the client's note: the pool refused it, no slot became free, ...), and
+     * deletes what {@link #prepare} and the client wrote.
+     */
+    public void done(String containerId, Path script, Path run) throws IOException {
+        if (run.equals(script)) {
+            return;
         }
+        Files.deleteIfExists(run);
+        Path note = fallbackNote(script);
+        if (Files.exists(note)) {
+            log.info("Container " + containerId + ": went to a new JVM (" + Files.readString(note, StandardCharsets.UTF_8).strip()
+                    + ")");
+            Files.delete(note);
+        }
+    }
+
+    /** Where the client of a pooled container notes why it started a new JVM instead. */
+    private static Path fallbackNote(Path script) {
+        return script.resolveSibling(script.getFileName() + ".fallback");
     }
 
     /**

@@ -51,7 +51,7 @@ class LaunchScriptRewriterTest {
         LaunchScriptRewriter.Launch launch = LaunchScriptRewriter.launch(stockScript(TASK_COMMAND));
         assertNotNull(launch);
         assertEquals(LaunchScriptRewriter.Program.TASK, launch.program());
-        String rewritten = new LaunchScriptRewriter(settings(client)).rewrite(launch);
+        String rewritten = new LaunchScriptRewriter(settings(client)).rewrite(launch, dir.resolve("launch_container.sh.fallback"));
         assertTrue(rewritten.startsWith(stockScript(TASK_COMMAND).substring(0, stockScript(TASK_COMMAND).indexOf("exec "))),
                 "everything before the last line stays as it was");
         Path script = dir.resolve("launch_container.sh");
@@ -62,6 +62,7 @@ class LaunchScriptRewriterTest {
         String work = dir.resolve("work").toRealPath().toString();
         List<String> expected = List.of("--socket=" + dir.resolve("pool/pool.sock"), "run", "--wait-ms=1500",
                 "--shared-cp=/opt/hadoop/lib/*:/opt/jvmreuse/hadoop-patch.jar", "--kind=task",
+                "--fallback-note=" + dir.resolve("launch_container.sh.fallback"),
                 "-cp", work + ":job.jar/job.jar:job.jar/classes/:job.jar/lib/*:" + work + "/*:/opt/hadoop/lib/*"
                         + ":/opt/jvmreuse/hadoop-patch.jar",
                 "-Djava.net.preferIPv4Stack=true", "-Dhadoop.metrics.log.level=WARN", "-Xmx200m",
@@ -97,10 +98,11 @@ class LaunchScriptRewriterTest {
         assertTrue(client.toFile().setExecutable(true));
         Files.createDirectories(dir.resolve("logs"));
         Path script = dir.resolve("launch_container.sh");
-        Files.writeString(script, new LaunchScriptRewriter(settings(client)).rewrite(launch));
+        Files.writeString(script, new LaunchScriptRewriter(settings(client)).rewrite(launch, dir.resolve("it's.fallback")));
         assertEquals(0, new ProcessBuilder("bash", script.toString()).directory(dir.toFile()).start().waitFor());
         List<String> args = Files.readAllLines(dir.resolve("args"));
         assertEquals("--kind=am", args.get(4));
+        assertEquals("-cp", args.get(5), "no note where its path cannot go into the script as it is");
         assertEquals(List.of("-Xmx512m", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
                 "org.apache.hadoop.mapreduce.v2.app.MRAppMaster"), args.subList(args.size() - 4, args.size()));
     }

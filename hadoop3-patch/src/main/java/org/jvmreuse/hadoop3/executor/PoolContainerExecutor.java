@@ -54,7 +54,7 @@ public class PoolContainerExecutor extends DefaultContainerExecutor {
             return super.launchContainer(ctx);
         } finally {
             pooledScripts.remove(nmScript);
-            pool.done(script, run);
+            pool.done(container.getContainerId().toString(), script, run);
         }
     }
 

@@ -9,7 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * default mapreduce.jvm.add-opens-as-default=true gives every AM and task --add-opens java.lang,
  * which a slot gives for the run and takes back, and two --add-exports, which it could not take
  * back: the pools start with those exports, and a job that sets the flag false (a run a new JVM
- * would not give them) goes to new JVMs, saying why in the pool's log, with the same output.
+ * would not give them) goes to new JVMs, saying why in the NodeManager's log, with the same output.
  */
 class Hadoop34PooledClusterTest {
     private static final String VERSION = "3.4.2";
@@ -89,7 +88,7 @@ class Hadoop34PooledClusterTest {
         assertTrue(log.contains(am + "application master handed to the JVM pool") && !log.contains(am + "stock launch"),
                 "the AM's container is not in the NodeManager's log as handed to the pool");
 
-        // The same job without the flag's options: new JVMs, the pool saying why, the same words.
+        // The same job without the flag's options: new JVMs, each saying why, the same words.
         Path stockOut = cluster.dir.resolve("data/wordcount-flag-off");
         Job off = cluster.job(LIB.resolve("hadoop-mapreduce-examples-" + VERSION + ".jar"),
                 List.of("wordcount", MpiShuffleTest.PLUGIN, "-Dmapreduce.jvm.add-opens-as-default=false", text.toString(),
@@ -97,14 +96,16 @@ class Hadoop34PooledClusterTest {
         assertTrue(off.succeeded(), "wordcount with the flag false failed:\n" + off);
         assertEquals(expected, JobOutput.countedWords(JobOutput.reduceOutput(stockOut)));
         assertEquals(3L, off.counters().get("Task launches/Tasks run in a new JVM"), off.counters().toString());
-        List<String> refused = new ArrayList<>();
-        try (var logs = Files.newDirectoryStream(cluster.dir.resolve("pool1/logs"), "manager-*.log")) {
-            for (Path managerLog : logs) {
-                Files.readAllLines(managerLog).stream().filter(l -> l.contains(" goes to a new JVM: ")).forEach(refused::add);
-            }
+        String app = "container_" + off.lastJobId().substring("job_".length()) + "_";
+        List<String> refused = List.of();
+        // Logged when a container ends: the AM's a few seconds after its client.
+        for (long deadline = System.currentTimeMillis() + 60_000; refused.size() < 4 && System.currentTimeMillis() < deadline;
+                Thread.sleep(500)) {
+            refused = Files.readAllLines(cluster.dir.resolve("logs/nodemanager1.log")).stream()
+                    .filter(l -> l.contains(app) && l.contains(": went to a new JVM (")).toList();
         }
-        assertEquals(4, refused.size(), "the AM and 3 tasks went to new JVMs, and only they: " + refused);
-        assertTrue(refused.stream().allMatch(l -> l.contains("goes to a new JVM: the pool's JVMs were started with --add-exports"
+        assertEquals(4, refused.size(), "the AM and 3 tasks went to new JVMs, each saying why: " + refused);
+        assertTrue(refused.stream().allMatch(l -> l.contains("went to a new JVM (the pool's JVMs were started with --add-exports"
                 + " java.base/sun.net.dns=ALL-UNNAMED, which the run does not ask for")), String.join("\n", refused));
     }
 }
