@@ -83,7 +83,17 @@ public final class HadoopNames {
                 new ClassName("org.apache.hadoop.io.compress.CompressionCodecFactory")), List.of(
                 new ClassName("org.apache.hadoop.util.ShutdownHookManager"),
                 new ClassName("org.apache.hadoop.io.compress.CompressionCodecFactory"), TOKEN,
-                new ClassName("org.apache.hadoop.mapred.Counters")));
+                new ClassName("org.apache.hadoop.mapred.Counters"), StatisticsCleaner.STATISTICS));
+    }
+
+    /**
+     * 3.x: FileSystem.Statistics' cleaner (2.2 has none), a thread its class initialiser starts,
+     * which folds the statistics of ended threads into the totals and drops them.
+     */
+    public static final class StatisticsCleaner {
+        public static final ClassName STATISTICS = FILE_SYSTEM_CLASS.nested("Statistics");
+        public static final Optional<FieldName> CLEANER =
+                onlyIn3(STATISTICS.staticField("STATS_DATA_CLEANER", "java.lang.Thread"));
     }
 
     /** Thread pools in static fields (each a ThreadPoolExecutor, to which SharedExecutors casts it). */
@@ -173,6 +183,17 @@ public final class HadoopNames {
                 .staticField("rawFilesystem", FILE_SYSTEM_CLASS.name());
         public static final FieldName STATISTICS =
                 FILE_SYSTEM_CLASS.field("statistics", FILE_SYSTEM_CLASS.nested("Statistics").name());
+        private static final ClassName AUDIT_CONTEXT = new ClassName("org.apache.hadoop.fs.audit.CommonAuditContext");
+        /**
+         * 3.x: the entries every file system's audit context carries (the S3A and ABFS audit
+         * headers): the class initialiser's process id, and what a run adds (ToolRunner.run: the
+         * tool as its command, "cm"), which the next run would otherwise carry as its own.
+         */
+        public static final Optional<FieldName> GLOBAL_AUDIT_CONTEXT = onlyIn3(AUDIT_CONTEXT.staticField("GLOBAL_CONTEXT_MAP", MAP));
+        public static final Optional<FieldName> AUDIT_PROCESS_ID = onlyIn3(AUDIT_CONTEXT.staticField("PROCESS_ID", STRING));
+        /** The process id's key ("ps"). */
+        public static final Optional<FieldName> AUDIT_PROCESS_KEY = onlyIn3(
+                new ClassName("org.apache.hadoop.fs.audit.AuditConstants").staticField("PARAM_PROCESS", STRING));
     }
 
     public static final class HdfsClientReset {
@@ -445,6 +466,15 @@ public final class HadoopNames {
                 READAHEAD_POOL.settableStaticField("instance", READAHEAD_POOL.name());
         public static final FieldName READAHEAD_WORKERS =
                 READAHEAD_POOL.field("pool", "java.util.concurrent.ExecutorService");
+        /**
+         * 3.x: the thresholds of the task progress an MRAppMaster logs, set once, from the first
+         * configuration TaskAttemptListenerImpl gives (a new JVM's are unset: the defaults).
+         */
+        public static final Optional<List<FieldName>> PROGRESS_LOG_THRESHOLDS = onlyIn3(List.of(
+                new ClassName("org.apache.hadoop.mapreduce.util.MRJobConfUtil")
+                        .settableStaticField("progressMinDeltaThreshold", "java.lang.Double"),
+                new ClassName("org.apache.hadoop.mapreduce.util.MRJobConfUtil")
+                        .settableStaticField("progressMaxWaitDeltaTimeThreshold", "java.lang.Long")));
     }
 
     public static final class AppMasterStatics {

@@ -2,12 +2,15 @@ package org.jvmreuse.hadoop.task;
 
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.ABSTRACT_STATISTICS_TABLE;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.ALLOCATOR_CONTEXTS;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.AUDIT_PROCESS_ID;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.AUDIT_PROCESS_KEY;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CACHE;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CACHE_MAP;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CACHE_TO_AUTO_CLOSE;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.CONF;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.DELETE_ON_EXIT;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.FILE_SYSTEMS_LOADED;
+import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.GLOBAL_AUDIT_CONTEXT;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.GLOBAL_STATISTICS;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.GLOBAL_STATISTICS_MAP;
 import static org.jvmreuse.hadoop.names.HadoopNames.FileSystemReset.HAR_METADATA;
@@ -24,6 +27,8 @@ import org.apache.hadoop.fs.AbstractFileSystem;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalDirAllocator;
+import org.jvmreuse.hadoop.names.ClassName;
+import org.jvmreuse.hadoop.names.FieldName;
 
 /**
  * FileSystem state. The cache is emptied without closing anything: after a normal end the run's
@@ -75,6 +80,14 @@ final class FileSystemReset {
                 metadata.clear();
             }
         });
+        // 3.x: the audit context's global entries back to the class initialiser's (the process id)
+        GLOBAL_AUDIT_CONTEXT.ifPresent(global -> SharedClasses.loaded(global.owner()).ifPresent(audit -> {
+            Map<Object, Object> entries = map(Fields.getStatic(audit, global));
+            FieldName key = AUDIT_PROCESS_KEY.orElseThrow(); // a constant: its class need not be loaded yet
+            Object processKey = Fields.getStatic(sibling(audit, key.owner()), key);
+            entries.clear();
+            entries.put(processKey, Fields.getStatic(audit, AUDIT_PROCESS_ID.orElseThrow()));
+        }));
         // a thread (started by a task, so stopped) that renews tokens of the run's file systems
         SharedClasses.loaded(TOKEN_RENEWER.owner()).ifPresent(renewer -> {
             synchronized (renewer) {
@@ -98,6 +111,20 @@ final class FileSystemReset {
                 statisticsTable().put(raw.getClass(), kept);
             }
         });
+    }
+
+    /** {@code name}, from the loader of {@code c}. */
+    private static Class<?> sibling(Class<?> c, ClassName name) {
+        try {
+            return Class.forName(name.name(), false, c.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no " + name, e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<Object, Object> map(Object map) {
+        return (Map<Object, Object>) map;
     }
 
     @SuppressWarnings("unchecked")

@@ -43,6 +43,7 @@ public final class HadoopTaskReset implements RunHook {
     public void attach(SlotAccess slot) {
         SharedClasses.findLoadedWith(slot::findLoadedClass);
         SharedExecutors.tellSlotWith(slot::slotThread);
+        StatisticsCleaner.tellSlotWith(slot::slotThread);
     }
 
     /** With the run's environment, properties, directory, stdio and context loader in place. */

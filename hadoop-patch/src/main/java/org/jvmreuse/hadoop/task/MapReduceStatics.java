@@ -16,6 +16,7 @@ import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.MAP_OUTPUT_
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.PREV_ERR_LENGTH;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.PREV_LOG_LENGTH;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.PREV_OUT_LENGTH;
+import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.PROGRESS_LOG_THRESHOLDS;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.READAHEAD_INSTANCE;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.READAHEAD_POOL;
 import static org.jvmreuse.hadoop.names.HadoopNames.MapReduceStatics.READAHEAD_WORKERS;
@@ -68,6 +69,9 @@ final class MapReduceStatics {
             Counters.MAX_GROUP_LIMIT = Limits.GROUPS_MAX;
         }));
         forgetCounterLimits();
+        // 3.x: an MRAppMaster's progress-logging thresholds, which its first job set
+        PROGRESS_LOG_THRESHOLDS.ifPresent(thresholds -> thresholds.forEach(threshold ->
+                ifLoaded(threshold.owner(), c -> Fields.setStatic(c, threshold, null))));
         ifLoaded(SCHEMES.owner(), c -> ((Map<?, ?>) Fields.getStatic(c, SCHEMES)).clear());
         ifLoaded(AGGREGATOR_DESCRIPTORS.owner(), c -> Fields.setStatic(c, AGGREGATOR_DESCRIPTORS, null));
         ifLoaded(FETCHER, c -> {
