@@ -253,6 +253,9 @@ public final class HadoopNames {
         public static final FieldName GROUPS = new ClassName("org.apache.hadoop.security.Groups")
                 .settableStaticField("GROUPS", "org.apache.hadoop.security.Groups");
         public static final FieldName TOKEN_KINDS = TOKEN.settableStaticField("tokenKindMap", MAP);
+        /** 3.x: forgets the default SSL socket factory, made once with the first run's channel mode (S3A, ABFS). */
+        public static final Optional<MethodName> SSL_FACTORY_RESET = onlyIn3(
+                new ClassName("org.apache.hadoop.security.ssl.DelegatingSSLSocketFactory").staticMethod("resetDefaultFactory"));
     }
 
     /** Static ServiceLoaders, each with the service it loads. */

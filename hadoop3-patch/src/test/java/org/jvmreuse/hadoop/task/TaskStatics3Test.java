@@ -29,6 +29,13 @@ class TaskStatics3Test {
         assertEquals("true", next.printed("auditProcess"));
     }
 
+    /** The default SSL socket factory is made by the run that needs it, with its channel mode, as in a new JVM. */
+    @Test
+    void theDefaultSslSocketFactoryIsNotAnEarlierRuns() throws Exception {
+        assertEquals("Default_JSSE", HadoopRuns.run(TaskStatics3Seen.class, "set", "0.5", "7").printed("sslChannelMode"));
+        assertEquals("none", HadoopRuns.run(TaskStatics3Seen.class).printed("sslChannelMode"), "an earlier run's factory");
+    }
+
     /** An MRAppMaster's task-progress logging thresholds are its own job's, not the slot's first job's. */
     @Test
     void theProgressLogThresholdsAreTheRunsOwn() throws Exception {
