@@ -26,8 +26,10 @@ import org.jvmreuse.it.Pool;
  * version is refused before anything starts. Pool mode on 3.5.0: Hadoop3PooledClusterTest.
  */
 class Hadoop3StockClusterTest {
-    static final String VERSION = "3.5.0";
-    private static final Path LIB = Pool.REPO.resolve("hadoop3-patch/target/hadoop/lib");
+    /** The 3.x version the Hadoop3* tests run against: -Djvmreuse.hadoop3.version=3.4.2 picks 3.4's jars. */
+    static final String VERSION = System.getProperty("jvmreuse.hadoop3.version", "3.5.0");
+    /** Its jars, where job-scripts/lib/core/hadoop-version.sh takes them from. */
+    private static final Path LIB = Pool.REPO.resolve((VERSION.equals("3.5.0") ? "hadoop3-patch" : "hadoop34-install") + "/target/hadoop/lib");
     private static HadoopCluster cluster;
 
     @BeforeAll
@@ -126,7 +128,7 @@ class Hadoop3StockClusterTest {
             var command = List.of(HadoopCluster.RUNNER.toString(), "start", "--dir", scratch.resolve("cluster").toString(),
                     "--hadoop-version", "3.1.0");
             Pool.Result r = Pool.exec(command, Map.of(), null, 60);
-            assertTrue(r.code() != 0 && r.err().contains("must be one of: 2.2.0 3.4.2 " + VERSION + " (got '3.1.0')"), command + ": " + r);
+            assertTrue(r.code() != 0 && r.err().contains("must be one of: 2.2.0 3.4.2 3.5.0 (got '3.1.0')"), command + ": " + r);
             assertTrue(Files.notExists(scratch.resolve("cluster/pids")), command + " started something");
         } finally {
             try (var files = Files.walk(scratch)) {
