@@ -71,7 +71,7 @@ _hpc_set_deadline() {
 # JVMREUSE_POOL_LAUNCHER (pool.sh's mpirun, srun, or the mpiexec command) for the launch's
 # shape, then the program every rank runs (pool.sh's jvmreuse_pool_program).
 _hpc_pool_command() {
-    local per=$((HPC_SLOTS + 1)) nodes=$HPC_N pools=1 per_node launcher=() hadoop_opts
+    local per=$((HPC_SLOTS + 1)) nodes=$HPC_N pools=1 per_node launcher=()
     JVMREUSE_POOL_EXTRA_ARGS=(--ranks-per-pool "$per")
     if ((HPC_SHARED_HOST == 1)); then
         # All pools on the master's host, one launch (pool.sh adds --ranks-per-pool itself).
@@ -84,9 +84,9 @@ _hpc_pool_command() {
             --service-opt "conf-dir=$HPC_WORK/nodes/by-index/%n/conf")
     fi
     jvmreuse_warmup
-    hadoop_opts=$(jvmreuse_hadoop_slot_jvm_opts "$HPC_WORK/master/conf/mapred-site.xml")
-    [[ -z $hadoop_opts ]] || _hpc_log "the slots start with $hadoop_opts, which Hadoop $JVMREUSE_HADOOP_VERSION gives every MapReduce container (mapreduce.jvm.add-opens-as-default is true)"
-    JVMREUSE_JVM_OPTS="${JVMREUSE_JVM_OPTS:-} $hadoop_opts" MPIRUN=$HPC_MPIRUN JVMREUSE_SOCKET="$HPC_SOCKET_DIR/pool%n.sock" JVMREUSE_POOL_LOG_DIR="$HPC_WORK/nodes/by-index/%n/pool-logs" \
+    jvmreuse_hadoop_slot_jvm_opts "$HPC_WORK/master/conf/mapred-site.xml"
+    [[ -z $JVMREUSE_HADOOP_SLOT_OPTS_WHY ]] || _hpc_log "$JVMREUSE_HADOOP_SLOT_OPTS_WHY"
+    JVMREUSE_JVM_OPTS="${JVMREUSE_JVM_OPTS:-} $JVMREUSE_HADOOP_SLOT_OPTS" MPIRUN=$HPC_MPIRUN JVMREUSE_SOCKET="$HPC_SOCKET_DIR/pool%n.sock" JVMREUSE_POOL_LOG_DIR="$HPC_WORK/nodes/by-index/%n/pool-logs" \
         JVMREUSE_NODES=$nodes JVMREUSE_POOLS=$pools JVMREUSE_SLOTS=$HPC_SLOTS JVMREUSE_SPARES=0 JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
         JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN \
         JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-5} \

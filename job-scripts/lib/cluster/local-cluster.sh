@@ -349,17 +349,17 @@ _jvmreuse_cluster_engine() {
 }
 
 _jvmreuse_cluster_place_pool_launch() {
-    local d=$JVMREUSE_CLUSTER_DIR i hadoop_opts
+    local d=$JVMREUSE_CLUSTER_DIR i
     _jvmreuse_cluster_pool_extra_args
-    hadoop_opts=$(jvmreuse_hadoop_slot_jvm_opts "$d/conf/mapred-site.xml")
-    [[ -z $hadoop_opts ]] || _jvmreuse_cluster_log "the slots start with $hadoop_opts, which Hadoop $JVMREUSE_HADOOP_VERSION gives every MapReduce container (mapreduce.jvm.add-opens-as-default is true)"
+    jvmreuse_hadoop_slot_jvm_opts "$d/conf/mapred-site.xml"
+    [[ -z $JVMREUSE_HADOOP_SLOT_OPTS_WHY ]] || _jvmreuse_cluster_log "$JVMREUSE_HADOOP_SLOT_OPTS_WHY"
     for ((i = 1; i <= JVMREUSE_NODEMANAGERS; i++)); do
         _jvmreuse_private_dir "$d/pool$i" || return 1
         mkdir -p "$d/pool$i/logs"
     done
     JVMREUSE_SOCKET="$d/pool%n/pool.sock" JVMREUSE_POOL_LOG_DIR="$d/pool%n/logs" JVMREUSE_POOLS=$JVMREUSE_NODEMANAGERS \
         JVMREUSE_SLOTS=$(_jvmreuse_cluster_slots) JVMREUSE_SPARES=${JVMREUSE_SPARES:-1} JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
-        JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_NODES=1 JVMREUSE_JVM_OPTS="${JVMREUSE_JVM_OPTS:-} $hadoop_opts" \
+        JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_NODES=1 JVMREUSE_JVM_OPTS="${JVMREUSE_JVM_OPTS:-} $JVMREUSE_HADOOP_SLOT_OPTS" \
         JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP \
         JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-5} JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} \
         jvmreuse_pool_program || return 1

@@ -39,9 +39,11 @@
 #   jvmreuse_hadoop_pool_limits      prints what pools do not do on JVMREUSE_HADOOP_VERSION yet (from
 #                                    the flags above and JVMREUSE_MPI_SHUFFLE), or nothing
 #   jvmreuse_hadoop_slot_jvm_opts MAPRED_SITE
-#                                    prints the JVM options the pools start with so that their slots
-#                                    can take the version's MapReduce containers under the cluster's
-#                                    mapred-site.xml MAPRED_SITE, or nothing
+#                                    sets JVMREUSE_HADOOP_SLOT_OPTS, the JVM options the pools start
+#                                    with so that their slots can take the version's MapReduce
+#                                    containers under the cluster's mapred-site.xml MAPRED_SITE, and
+#                                    JVMREUSE_HADOOP_SLOT_OPTS_WHY, the line that says why (both
+#                                    empty when there are none)
 #   jvmreuse_slot_heap_warning       prints why the tasks of JVMREUSE_TASK_MEMORY MB containers would
 #                                    not fit slots of JVMREUSE_SLOT_HEAP on this version, or nothing
 #   _jvmreuse_webapp_opts            the JVM options of a JVM that runs a YARN web app (RM, NM, JHS,
@@ -112,13 +114,15 @@ jvmreuse_hadoop_pool_limits() {
 # job that sets the flag false) to a new JVM, which says so in the NodeManager log (docs/hadoop.md).
 jvmreuse_hadoop_slot_jvm_opts() {
     local value
+    JVMREUSE_HADOOP_SLOT_OPTS='' JVMREUSE_HADOOP_SLOT_OPTS_WHY=''
     [[ -n ${JVMREUSE_HADOOP_ADD_OPENS_DEFAULT:-} && ${JVMREUSE_JAVA_MAJOR:-17} -ge 17 ]] || return 0
     # The last value the site file gives (a later property wins in Hadoop), else the version's default.
     value=$(tr -d '\n' <"$1" | grep -o '<name>mapreduce\.jvm\.add-opens-as-default</name>[[:space:]]*<value>[^<]*</value>' |
         sed 's/.*<value>[[:space:]]*\([^<[:space:]]*\)[[:space:]]*<\/value>/\1/' | tail -n 1 || true)
     value=${value:-$JVMREUSE_HADOOP_ADD_OPENS_DEFAULT}
     [[ ${value,,} == true ]] || return 0
-    printf '%s' '--add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED'
+    JVMREUSE_HADOOP_SLOT_OPTS='--add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED'
+    JVMREUSE_HADOOP_SLOT_OPTS_WHY="the slots start with $JVMREUSE_HADOOP_SLOT_OPTS, which Hadoop $JVMREUSE_HADOOP_VERSION gives every MapReduce container (mapreduce.jvm.add-opens-as-default is true)"
 }
 
 # A task that sets no -Xmx gets Hadoop's default heap: 2.x's -Xmx200m (mapred.child.java.opts);

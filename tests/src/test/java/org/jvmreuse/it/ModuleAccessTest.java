@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -86,15 +85,15 @@ class ModuleAccessTest {
     void aPoolStartedWithAnExportServesOnlyTheRunsThatAskForIt() throws Exception {
         String option = "--add-exports=java.base/sun.net.util=ALL-UNNAMED";
         try (Pool pool = Pool.start(1, Jdks.DEFAULT, option)) {
-            List<String> program = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.UseExported");
+            String program = "org.jvmreuse.it.programs.UseExported";
             for (int i = 0; i < 2; i++) {
-                Pool.Result asked = pool.run(concat(List.of(option), program).toArray(String[]::new));
+                Pool.Result asked = pool.run(option, "-cp", Pool.PROGRAMS, program);
                 assertEquals(0, asked.code(), asked.toString());
                 assertEquals("sun.net.util used: true\n", asked.out());
                 assertTrue(asked.err().contains("running in slot 0"), asked.err());
             }
-            Pool.Result plain = Pool.exec(concat(List.of(Jdks.DEFAULT), program), Map.of(), null, 60);
-            Pool.Result notAsked = pool.run(program.toArray(String[]::new));
+            Pool.Result plain = Pool.exec(List.of(Jdks.DEFAULT, "-cp", Pool.PROGRAMS, program), Map.of(), null, 60);
+            Pool.Result notAsked = pool.run("-cp", Pool.PROGRAMS, program);
             assertEquals(1, plain.code(), plain.toString());
             assertEquals(plain.code(), notAsked.code(), notAsked.toString());
             assertTrue(plain.err().contains("IllegalAccessException") && notAsked.err().contains("IllegalAccessException"),
@@ -103,12 +102,6 @@ class ModuleAccessTest {
                     + " which the run does not ask for") && notAsked.err().contains("starting a new JVM"), notAsked.err());
             assertTrue(pool.status().contains("replacements: 0 made"), "the exported slot serves on: " + pool.status());
         }
-    }
-
-    private static List<String> concat(List<String> first, List<String> second) {
-        List<String> all = new ArrayList<>(first);
-        all.addAll(second);
-        return all;
     }
 
     private static void assertPoolUnusable(Pool pool) throws Exception {

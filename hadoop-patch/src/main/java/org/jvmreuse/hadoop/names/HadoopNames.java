@@ -469,15 +469,14 @@ public final class HadoopNames {
                 READAHEAD_POOL.settableStaticField("instance", READAHEAD_POOL.name());
         public static final FieldName READAHEAD_WORKERS =
                 READAHEAD_POOL.field("pool", "java.util.concurrent.ExecutorService");
+        private static final ClassName MR_JOB_CONF_UTIL = new ClassName("org.apache.hadoop.mapreduce.util.MRJobConfUtil");
         /**
          * 3.x: the thresholds of the task progress an MRAppMaster logs, set once, from the first
          * configuration TaskAttemptListenerImpl gives (a new JVM's are unset: the defaults).
          */
         public static final Optional<List<FieldName>> PROGRESS_LOG_THRESHOLDS = onlyIn3(List.of(
-                new ClassName("org.apache.hadoop.mapreduce.util.MRJobConfUtil")
-                        .settableStaticField("progressMinDeltaThreshold", "java.lang.Double"),
-                new ClassName("org.apache.hadoop.mapreduce.util.MRJobConfUtil")
-                        .settableStaticField("progressMaxWaitDeltaTimeThreshold", "java.lang.Long")));
+                MR_JOB_CONF_UTIL.settableStaticField("progressMinDeltaThreshold", "java.lang.Double"),
+                MR_JOB_CONF_UTIL.settableStaticField("progressMaxWaitDeltaTimeThreshold", "java.lang.Long")));
     }
 
     public static final class AppMasterStatics {

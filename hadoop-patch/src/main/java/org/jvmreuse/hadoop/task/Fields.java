@@ -117,6 +117,20 @@ final class Fields {
         return invoke(target.getClass(), target, name.name());
     }
 
+    /**
+     * Calls a public method, declared or inherited, that takes no arguments, by its name alone:
+     * for classes that differ between the versions of a library (Jetty 6 and 9).
+     */
+    static Object callPublic(Object target, String name) {
+        try {
+            Method m = target.getClass().getMethod(name);
+            m.setAccessible(true); // a public method of a class that is not (a nested one)
+            return m.invoke(target);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot call " + target.getClass().getName() + "." + name + "(): " + e, e);
+        }
+    }
+
     /** A new instance of {@code c} from its no-argument constructor of any access. */
     static Object newInstance(Class<?> c) {
         try {

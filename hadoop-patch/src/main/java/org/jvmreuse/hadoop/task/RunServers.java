@@ -5,8 +5,6 @@ import static org.jvmreuse.hadoop.names.HadoopNames.RunServers.SERVER_THREADS;
 import static org.jvmreuse.hadoop.names.HadoopNames.RunServers.WEB_APP_CONTEXT;
 
 import java.lang.ref.WeakReference;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -73,24 +71,10 @@ final class RunServers {
             if (context == null) {
                 return;
             }
-            Object server = call(call(context, "getContextHandler"), "getServer");
-            if (server != null && Boolean.TRUE.equals(call(server, "isStarted"))) {
-                call(server, "stop");
+            Object server = Fields.callPublic(Fields.callPublic(context, "getContextHandler"), "getServer");
+            if (server != null && Boolean.TRUE.equals(Fields.callPublic(server, "isStarted"))) {
+                Fields.callPublic(server, "stop");
             }
         });
-    }
-
-    /** {@code target.name()}: a public method of Jetty's, whose class may be a nested one. */
-    private static Object call(Object target, String name) {
-        try {
-            Method method = target.getClass().getMethod(name);
-            method.setAccessible(true);
-            return method.invoke(target);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("cannot stop the web app's Jetty server: " + name + ": " + e.getCause(), e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot stop the web app's Jetty server: " + target.getClass().getName() + "."
-                    + name + "() is not there: " + e, e);
-        }
     }
 }

@@ -20,8 +20,6 @@ import java.util.TreeSet;
  * opened; {@code opens}: opened.
  */
 public record StartAccess(Set<String> exports, Set<String> opens) {
-    public static final StartAccess NONE = new StartAccess(Set.of(), Set.of());
-
     /** What this JVM's boot layer gives unnamed modules beyond its modules' declarations. */
     public static StartAccess ofThisJvm() {
         // An unnamed module no code uses: it sees only what is given to every unnamed module.
@@ -31,20 +29,19 @@ public record StartAccess(Set<String> exports, Set<String> opens) {
         for (Module module : ModuleLayer.boot().modules()) {
             ModuleDescriptor declared = module.getDescriptor();
             for (String pkg : module.getPackages()) {
+                boolean declaredOpen = declared.isOpen()
+                        || declared.opens().stream().anyMatch(o -> !o.isQualified() && o.source().equals(pkg));
+                boolean declaredExported = declaredOpen
+                        || declared.exports().stream().anyMatch(e -> !e.isQualified() && e.source().equals(pkg));
                 String name = module.getName() + "/" + pkg;
-                if (module.isOpen(pkg, probe) && !declaresOpen(declared, pkg)) {
+                if (module.isOpen(pkg, probe) && !declaredOpen) {
                     opens.add(name);
-                } else if (module.isExported(pkg, probe) && !declaresOpen(declared, pkg)
-                        && declared.exports().stream().noneMatch(e -> !e.isQualified() && e.source().equals(pkg))) {
+                } else if (module.isExported(pkg, probe) && !declaredExported) {
                     exports.add(name);
                 }
             }
         }
         return new StartAccess(exports, opens);
-    }
-
-    private static boolean declaresOpen(ModuleDescriptor declared, String pkg) {
-        return declared.isOpen() || declared.opens().stream().anyMatch(o -> !o.isQualified() && o.source().equals(pkg));
     }
 
     /**
@@ -54,22 +51,26 @@ public record StartAccess(Set<String> exports, Set<String> opens) {
     public String notAskedFor(List<String> runOpens, List<String> runExports) {
         for (String name : opens) {
             if (!runOpens.contains(name)) {
-                return "--add-opens " + name + "=ALL-UNNAMED";
+                return option("--add-opens", name);
             }
         }
         for (String name : exports) {
             if (!runExports.contains(name) && !runOpens.contains(name)) {
-                return "--add-exports " + name + "=ALL-UNNAMED";
+                return option("--add-exports", name);
             }
         }
         return null;
     }
 
+    private static String option(String option, String modulePackage) {
+        return option + " " + modulePackage + "=ALL-UNNAMED";
+    }
+
     @Override
     public String toString() {
         List<String> options = new ArrayList<>();
-        opens.forEach(name -> options.add("--add-opens " + name + "=ALL-UNNAMED"));
-        exports.forEach(name -> options.add("--add-exports " + name + "=ALL-UNNAMED"));
+        opens.forEach(name -> options.add(option("--add-opens", name)));
+        exports.forEach(name -> options.add(option("--add-exports", name)));
         return options.isEmpty() ? "none" : String.join(" ", options);
     }
 

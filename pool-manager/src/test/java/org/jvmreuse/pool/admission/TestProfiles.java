@@ -8,6 +8,7 @@ import java.util.Set;
 public final class TestProfiles {
     public static final long HEAP = 256L << 20;
     public static final String LOCALE = "C.UTF-8\nC.UTF-8\nUTF-8";
+    private static final StartAccess NO_START_ACCESS = new StartAccess(Set.of(), Set.of());
 
     private TestProfiles() {
     }
@@ -18,12 +19,12 @@ public final class TestProfiles {
     }
 
     public static SlotProfile withHeap(long heapBytes) {
-        return of(heapBytes, "", StartAccess.NONE);
+        return of(heapBytes, "", NO_START_ACCESS);
     }
 
     /** A slot started with {@code TZ} set to {@code tz} ("" for none). */
     public static SlotProfile withTz(String tz) {
-        return of(HEAP, tz, StartAccess.NONE);
+        return of(HEAP, tz, NO_START_ACCESS);
     }
 
     /** A slot whose start options gave unnamed modules {@code access}. */
