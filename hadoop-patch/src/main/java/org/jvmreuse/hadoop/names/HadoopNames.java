@@ -68,11 +68,26 @@ public final class HadoopNames {
 
     /** The classes a slot initialises when it starts: the configurations (their default resources) first. */
     public static final class HadoopTaskReset {
+        /** Every task's configuration state: a task (YarnChild) makes a JobConf first thing. */
         public static final List<ClassName> CONFIGURATIONS = List.of(
                 new ClassName("org.apache.hadoop.conf.Configuration"),
-                new ClassName("org.apache.hadoop.mapred.JobConf"),
-                new ClassName("org.apache.hadoop.yarn.conf.YarnConfiguration"),
-                new ClassName("org.apache.hadoop.hdfs.HdfsConfiguration"));
+                new ClassName("org.apache.hadoop.mapred.JobConf"));
+        /**
+         * YARN's configuration, whose initialiser adds yarn-default.xml, yarn-site.xml (and 3.x's
+         * deprecations); in a new JVM only once something makes one or calls its static methods
+         * (no class initialiser a task reaches does: an ASM scan of every version's jars).
+         */
+        public static final ClassName YARN_CONFIGURATION = new ClassName("org.apache.hadoop.yarn.conf.YarnConfiguration");
+        public static final List<ClassName> YARN_FIRST_USE = List.of(YARN_CONFIGURATION);
+        /** HDFS's, which adds hdfs-default.xml, hdfs-site.xml and HDFS's deprecations. */
+        public static final ClassName HDFS_CONFIGURATION = new ClassName("org.apache.hadoop.hdfs.HdfsConfiguration");
+        /** It, and the classes whose initialiser uses it (the same scan; on 3.x in hadoop-hdfs-client). */
+        public static final List<ClassName> HDFS_FIRST_USE = List.of(HDFS_CONFIGURATION,
+                new ClassName("org.apache.hadoop.hdfs.DistributedFileSystem"),
+                new ClassName("org.apache.hadoop.fs.Hdfs"),
+                new ClassName("org.apache.hadoop.hdfs.DFSClient$Renewer"),
+                in2Or3(new ClassName("org.apache.hadoop.hdfs.protocol.HdfsConstants"),
+                        new ClassName("org.apache.hadoop.hdfs.protocol.datatransfer.PacketReceiver")));
         /**
          * 3.x: also Token, whose renewers' ServiceLoader (final there) takes the context loader of
          * the moment it is initialised, which must be the shared loader, not a run's; and Counters,
@@ -147,6 +162,24 @@ public final class HadoopNames {
                 CONFIGURATION.nested("DeprecatedKeyInfo").settableField("accessed", BOOLEAN),
                 CONFIGURATION.nested("DeprecatedKeyInfo").field("accessed", ATOMIC_BOOLEAN));
         public static final FieldName CLASS_CACHE = CONFIGURATION.staticField("CACHE_CLASSES", MAP);
+        /**
+         * All deprecations, to put back after a run: 2.x's two static maps (set to copies), 3.x's
+         * reference to its DeprecationContext (which is never changed, only replaced).
+         */
+        public static final List<FieldName> DEPRECATION_STATE = in2Or3(
+                List.of(CONFIGURATION.settableStaticField("deprecatedKeyMap", MAP),
+                        CONFIGURATION.settableStaticField("reverseDeprecatedKeyMap", MAP)),
+                List.of(CONFIGURATION.staticField("deprecationContext", ATOMIC_REFERENCE)));
+        public static final FieldName DEPRECATION_NEW_KEYS =
+                CONFIGURATION.nested("DeprecatedKeyInfo").field("newKeys", "[Ljava.lang.String;");
+        public static final FieldName DEPRECATION_MESSAGE = CONFIGURATION.nested("DeprecatedKeyInfo").field("customMessage", STRING);
+        /**
+         * 3.x: what addDeprecations(DeprecationDelta...) takes, to add many at once (each
+         * addDeprecation copies all); the code makes them with the first, package-private constructor.
+         */
+        public static final Optional<Overloads> DEPRECATION_DELTA = onlyIn3(new Overloads(CONFIGURATION.nested("DeprecationDelta"),
+                MethodName.CONSTRUCTOR, List.of(List.of(STRING, "[Ljava.lang.String;", STRING), List.of(STRING, STRING, STRING),
+                        List.of(STRING, STRING))));
     }
 
     public static final class FileSystemReset {

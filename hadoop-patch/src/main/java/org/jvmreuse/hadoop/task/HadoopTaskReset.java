@@ -1,8 +1,14 @@
 package org.jvmreuse.hadoop.task;
 
 import static org.jvmreuse.hadoop.names.HadoopNames.HadoopTaskReset.CONFIGURATIONS;
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopTaskReset.HDFS_CONFIGURATION;
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopTaskReset.HDFS_FIRST_USE;
 import static org.jvmreuse.hadoop.names.HadoopNames.HadoopTaskReset.SLOT_INITIALISED;
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopTaskReset.YARN_CONFIGURATION;
+import static org.jvmreuse.hadoop.names.HadoopNames.HadoopTaskReset.YARN_FIRST_USE;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiConsumer;
 import org.jvmreuse.boot.RunHook;
 import org.jvmreuse.boot.SlotAccess;
@@ -19,6 +25,9 @@ import org.jvmreuse.hadoop.names.ClassName;
 public final class HadoopTaskReset implements RunHook {
     /** What beforeRun could not do, reported by the afterRun of the same run. */
     private static Problems pending = new Problems();
+    /** What YARN's and HDFS's configurations register, for the runs that use them; null without the module. */
+    private static final Registrations YARN;
+    private static final Registrations HDFS;
 
     static {
         // Initialised once, outside runs, by the slot: what these class initialisers register
@@ -31,6 +40,8 @@ public final class HadoopTaskReset implements RunHook {
             Log4jReset.quiet();
             CONFIGURATIONS.forEach(HadoopTaskReset::initialise);
             ConfigurationReset.recordSlotDefaults();
+            YARN = registrationsOf(YARN_CONFIGURATION);
+            HDFS = registrationsOf(HDFS_CONFIGURATION);
             SLOT_INITIALISED.forEach(HadoopTaskReset::initialise);
             SharedExecutors.adopt(SharedClasses.loader());
         } finally {
@@ -44,6 +55,13 @@ public final class HadoopTaskReset implements RunHook {
         SharedClasses.findLoadedWith(slot::findLoadedClass);
         SharedExecutors.tellSlotWith(slot::slotThread);
         StatisticsCleaner.tellSlotWith(slot::slotThread);
+        // What a new JVM's initialisers register on the task's first use of YARN or HDFS
+        if (YARN != null) {
+            slot.onFirstUse(loaded(YARN_FIRST_USE), YARN);
+        }
+        if (HDFS != null) {
+            slot.onFirstUse(loaded(HDFS_FIRST_USE), HDFS);
+        }
     }
 
     /** With the run's environment, properties, directory, stdio and context loader in place. */
@@ -95,6 +113,27 @@ public final class HadoopTaskReset implements RunHook {
         // last: moves configurations that the steps above left in shared statics to the shared loader
         p.critical("Configuration", ConfigurationReset::afterRun);
         p.throwIfCritical();
+    }
+
+    private static Registrations registrationsOf(ClassName initialiser) {
+        try {
+            return ConfigurationReset.registrationsOf(initialiser);
+        } catch (ClassNotFoundException e) {
+            return null; // a module the slot's Hadoop does not have (hdfs)
+        }
+    }
+
+    /** The classes the shared loader has of {@code names}, loaded, not initialised. */
+    private static List<Class<?>> loaded(List<ClassName> names) {
+        List<Class<?>> classes = new ArrayList<>();
+        for (ClassName name : names) {
+            try {
+                classes.add(Class.forName(name.name(), false, SharedClasses.loader()));
+            } catch (ClassNotFoundException e) {
+                // hadoop-hdfs without hadoop-hdfs-client's classes: nothing of it can be used
+            }
+        }
+        return classes;
     }
 
     private static void initialise(ClassName className) {

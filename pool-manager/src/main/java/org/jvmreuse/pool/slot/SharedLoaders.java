@@ -62,6 +62,7 @@ final class SharedLoaders {
         while (byKey.size() > CAPACITY) {
             SharedLibrary evicted = oldest.next();
             oldest.remove();
+            evicted.hooks().close();
             close((TaskClassLoader) evicted.loader());
         }
         return library;

@@ -14,6 +14,7 @@ import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jvmreuse.boot.RunHook;
+import org.jvmreuse.boot.SlotAccess;
 
 /**
  * Runs through the slot's own sequence in this JVM: what a program gets and how it ends, and a
@@ -53,6 +54,24 @@ class InProcessSlotTest {
                 "beforeEnd", "leftover thread ended", "afterRun(exitHooks=true)"), Files.readAllLines(events));
     }
 
+    /**
+     * A library's first-use action runs once in each run, before the run's first call of a
+     * constructor or static method of the classes it named, from whichever thread, and never
+     * between runs (the hook's afterRun calls them too).
+     */
+    @Test
+    void aFirstUseActionRunsOnceInEveryRunBeforeTheFirstCall() throws Exception {
+        List<String> library = hookLibrary(FirstUseRecordingHook.class);
+        for (String run : List.of("first", "second")) {
+            Path events = dir.resolve(run);
+            RunOutcome outcome = InProcessSlot.get().run(InProcessRun.of(UsesRegistering.class.getName())
+                    .shared(library).property("events", events.toString()));
+            assertTrue(outcome.clean(), outcome::toString);
+            assertEquals(List.of("main", "first use", "static method", "constructor", "instance method", "static method", "constructor",
+                    "thread: static method", "after"), Files.readAllLines(events), run);
+        }
+    }
+
     @Test
     void aHaltedRunsShutdownHooksDoNotRun() throws Exception {
         Path events = dir.resolve("events");
@@ -84,9 +103,13 @@ class InProcessSlotTest {
 
     /** This module's test classes with a services file naming {@link RecordingHook}, as a library jar lists its hooks. */
     private List<String> hookLibrary() throws Exception {
+        return hookLibrary(RecordingHook.class);
+    }
+
+    private List<String> hookLibrary(Class<? extends RunHook> hook) throws Exception {
         Path services = dir.resolve("hook-library");
         Files.createDirectories(services.resolve(RUN_HOOKS).getParent());
-        Files.writeString(services.resolve(RUN_HOOKS), RecordingHook.class.getName() + "\n");
+        Files.writeString(services.resolve(RUN_HOOKS), hook.getName() + "\n");
         return List.of(services.toString(), testClasses().get(0));
     }
 
@@ -147,6 +170,53 @@ class InProcessSlotTest {
         @Override
         public void afterRun(boolean exitHooks) {
             Events.add("afterRun(exitHooks=" + exitHooks + ")");
+        }
+    }
+
+    /** Names {@link Registering} for a first-use action, which records "first use"; calls it after each run. */
+    public static final class FirstUseRecordingHook implements RunHook {
+        @Override
+        public void attach(SlotAccess slot) {
+            slot.onFirstUse(List.of(Registering.class), () -> Events.add("first use"));
+        }
+
+        @Override
+        public void beforeRun(BiConsumer<String, String> setenv) {
+            Events.file = Path.of(System.getProperty("events"));
+        }
+
+        @Override
+        public void afterRun(boolean exitHooks) {
+            new Registering("after");
+        }
+    }
+
+    /** A class of the library whose first use in a run has an action. */
+    public static final class Registering {
+        Registering(String event) {
+            Events.add(event);
+        }
+
+        static void record(String event) {
+            Events.add(event);
+        }
+
+        void again(String event) {
+            Events.add(event);
+        }
+    }
+
+    /** Uses {@link Registering}: its static method, constructor and instance method, then from a thread of its own. */
+    public static final class UsesRegistering {
+        public static void main(String[] args) throws Exception {
+            Events.add("main");
+            Registering.record("static method");
+            new Registering("constructor").again("instance method");
+            Registering.record("static method");
+            new Registering("constructor");
+            Thread other = new Thread(() -> Registering.record("thread: static method"));
+            other.start();
+            other.join();
         }
     }
 
