@@ -169,8 +169,11 @@ class SbatchAcrossHostsTest {
 
     /**
      * terasort-compare.sbatch -N3 with a pool on every host: TeraSort with HTTP, then with the MPI
-     * shuffle, each validated; the two outputs are the same bytes, and the MPI one's map outputs
-     * came between hosts as MPI messages (its counters, as the job client printed them).
+     * shuffle, each validated with the same teravalidate checksum and reported in the job's
+     * comparison (timings/terasort-compare.csv: job times from the JobHistoryServer, the MPI
+     * shuffle's map counts); the two outputs are the same bytes, and the MPI one's map outputs
+     * came between hosts as MPI messages (its counters, as the job client printed them) from the
+     * Shuffle Managers of at least two hosts.
      */
     @Test
     void teraSortAcrossTheHostsWritesTheSameBytesWithTheMpiShuffleAsWithHttp() throws Exception {
@@ -193,6 +196,36 @@ class SbatchAcrossHostsTest {
         assertTrue(clientCounter(log, "MPI_MESSAGE_BYTES_OTHER_HOST") > 0, "no map output came between hosts over MPI: " + log);
         assertEquals(0, clientCounter(log, "LENT_FILE_BYTES_OTHER_HOST"), log);
         assertEquals(0, clientCounter(log, "DIRECT_COPY_BYTES_OTHER_HOST"), log);
+
+        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
+        Map<String, String[]> rows = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(dir.resolve("timings/terasort-compare.csv"))) {
+            String[] f = line.split(",", -1);
+            rows.put(f[0], f);
+        }
+        assertEquals(List.of("variant", "http", "mpi"), List.copyOf(rows.keySet()));
+        String[] byHttp = rows.get("http");
+        String[] byMpi = rows.get("mpi");
+        String report = String.join(",", byHttp) + " / " + String.join(",", byMpi);
+        assertEquals("ok", byHttp[4], report);
+        assertEquals("ok", byMpi[4], report);
+        assertTrue(byHttp[5].matches("[0-9a-f]+") && byHttp[5].equals(byMpi[5]), "teravalidate checksums: " + report);
+        assertTrue(byHttp[3].matches("[1-9][0-9]*") && byMpi[3].matches("[1-9][0-9]*"), "job times: " + report);
+        assertEquals("", byHttp[6], "the stock shuffle has no MPI counters: " + report);
+        assertTrue(Integer.parseInt(byMpi[6]) >= 3, "maps fetched over MPI: " + report);
+        assertEquals("0", byMpi[7], "maps fetched over HTTP by the MPI shuffle: " + report);
+        assertTrue(read(dir.resolve("terasort-compare.txt")).contains("mpi "), "terasort-compare.txt");
+        long serving = NODES.stream().filter(n -> poolLogs(dir.resolve("logs/nodes/" + n + "/pool-logs"))
+                .contains("MPI shuffle: serving")).count();
+        assertTrue(serving >= 2, "the Shuffle Managers of " + serving + " host(s) served (maps ran on every host)");
+    }
+
+    private static String poolLogs(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(SbatchAcrossHostsTest::read).collect(Collectors.joining());
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /**

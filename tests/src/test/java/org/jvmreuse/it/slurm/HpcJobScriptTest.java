@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,8 +23,8 @@ import org.jvmreuse.it.hadoop.JobJars;
  * The batch job scripts of job-scripts/sbatch and job-scripts/pjsub (library job-scripts/lib/batch/hpc-job.sh)
  * on the real one-machine Slurm testbed (3 emulated nodes n1..n3 on this host): a PageRank with
  * JVM Reuse pools on 3 nodes and a stock K-means on 2 nodes are checked against the in-memory
- * references; a terasort comparison on 3 nodes (stock HTTP shuffle against the MPI shuffle between
- * the nodes' Shuffle Managers) sorts alike; pre/post hooks run around the workload with the cluster's
+ * references (the terasort comparison runs across separate hosts: SbatchAcrossHostsTest); pre/post
+ * hooks run around the workload with the cluster's
  * environment; interactive mode serves another shell until the walltime margin and setup-only mode
  * returns to the job script; scancel during a run stops every daemon and process of
  * the job and keeps the logs; bad input fails before anything starts; and the PJM script runs with
@@ -34,7 +33,6 @@ import org.jvmreuse.it.hadoop.JobJars;
  */
 class HpcJobScriptTest {
     private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
-    private static final Path TERASORT = Pool.REPO.resolve("job-scripts/sbatch/terasort-compare.sbatch");
     private static final Path PJSUB = Pool.REPO.resolve("job-scripts/pjsub/jvmreuse-hadoop.pjsub");
     private static final Path LIB = Pool.REPO.resolve("job-scripts/lib/batch/hpc-job.sh");
     /** Interactive mode's job time limit (s): start-up plus the other shell's check fit before its margin. */
@@ -158,49 +156,6 @@ class HpcJobScriptTest {
         assertTimingsAndPicture(dir, "kmeans");
         assertFalse(Files.exists(dir.resolve("run/master/pids/pools.pid")), "stock mode started pools");
         assertNoJobProcesses(id);
-    }
-
-    @Test
-    void terasortComparisonOnThreeNodesShufflesOverMpiBetweenNodesWithTheSameResult() throws Exception {
-        Map<String, String> env = settings(Map.of("JVMREUSE_TERASORT_ROWS", "30000"));
-        long id = submitFile(TERASORT, 3, env);
-        testbed.awaitGone(id, 420_000);
-        String out = testbed.outputText(id);
-        assertEquals("COMPLETED", testbed.state(id), out);
-        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
-        Map<String, String[]> rows = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(dir.resolve("timings/terasort-compare.csv"))) {
-            String[] f = line.split(",", -1);
-            rows.put(f[0], f);
-        }
-        assertEquals(List.of("variant", "http", "mpi"), List.copyOf(rows.keySet()), out);
-        String[] http = rows.get("http");
-        String[] mpi = rows.get("mpi");
-        assertEquals("ok", http[4], out);
-        assertEquals("ok", mpi[4], out);
-        assertTrue(http[5].matches("[0-9a-f]+"), "teravalidate checksum: " + http[5]);
-        // Job times from the workloads' job-time (the JobHistoryServer's record, through the job client).
-        assertTrue(http[3].matches("[1-9][0-9]*") && mpi[3].matches("[1-9][0-9]*"), "job times: " + String.join(",", http)
-                + " / " + String.join(",", mpi) + "\n" + out);
-        assertEquals(http[5], mpi[5], "the two shuffles sorted different data");
-        assertEquals("", http[6], "the stock shuffle has no MPI counters: " + String.join(",", http));
-        assertTrue(Integer.parseInt(mpi[6]) >= 3, "maps fetched over MPI: " + String.join(",", mpi));
-        assertEquals("0", mpi[7], "maps fetched over HTTP by the MPI shuffle: " + String.join(",", mpi));
-        assertTrue(read(dir.resolve("terasort-compare.txt")).contains("mpi "), out);
-        // Shuffle Managers of several nodes served segments (3 reducers, maps on every node).
-        long serving = Stream.of("n1", "n2", "n3").filter(n -> poolLogs(dir.resolve("logs/nodes/" + n + "/pool-logs"))
-                .contains("MPI shuffle: serving")).count();
-        assertTrue(serving >= 2, "Shuffle Managers of " + serving + " node(s) served");
-        assertTrue(out.contains("stopped everything"), out);
-        assertNoJobProcesses(id);
-    }
-
-    private static String poolLogs(Path dir) {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.map(HpcJobScriptTest::read).collect(Collectors.joining());
-        } catch (IOException e) {
-            return "";
-        }
     }
 
     @Test
