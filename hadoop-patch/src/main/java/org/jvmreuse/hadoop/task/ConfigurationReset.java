@@ -64,7 +64,7 @@ final class ConfigurationReset {
                 }
             });
             restoreSlotDefaults(new ArrayList<>(registry().keySet()));
-            return new Registrations(c.name(), resources, new Deprecations(added));
+            return new Registrations(resources, new Deprecations(added));
         }
     }
 

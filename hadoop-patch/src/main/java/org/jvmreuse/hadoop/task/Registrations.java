@@ -10,7 +10,7 @@ import org.apache.hadoop.conf.Configuration;
  * the run that first uses the class, as the initialiser does in a new JVM, through the same public
  * calls, which also reload every live configuration.
  */
-record Registrations(String initialiser, List<String> resources, Deprecations deprecations) implements Runnable {
+record Registrations(List<String> resources, Deprecations deprecations) implements Runnable {
     Registrations {
         resources = List.copyOf(resources);
     }

@@ -46,17 +46,19 @@ final class RunHooks {
     static RunHooks of(ClassLoader shared, ServicePort port, Consumer<Thread> slotThreads) throws IOException {
         List<RunHook> hooks = new ArrayList<>();
         Access access = new Access(port, shared, slotThreads, new CopyOnWriteArrayList<>());
+        boolean made = false;
         try {
             for (RunHook hook : ServiceLoader.load(RunHook.class, shared)) {
                 hook.attach(access);
                 hooks.add(hook);
             }
+            made = true;
         } catch (ServiceConfigurationError e) {
-            access.firstUses().forEach(FirstUses.get()::forget);
             throw new IOException("a run hook of the shared class path cannot be made: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            access.firstUses().forEach(FirstUses.get()::forget);
-            throw e;
+        } finally {
+            if (!made) { // the loader is closed: the first-use actions its hooks gave go with it
+                access.firstUses().forEach(FirstUses.get()::forget);
+            }
         }
         return hooks.isEmpty() ? NONE : new RunHooks(List.copyOf(hooks), List.copyOf(access.firstUses()));
     }
