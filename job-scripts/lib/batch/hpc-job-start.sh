@@ -90,7 +90,7 @@ _hpc_pool_command() {
         JVMREUSE_NODES=$nodes JVMREUSE_POOLS=$pools JVMREUSE_SLOTS=$HPC_SLOTS JVMREUSE_SPARES=0 JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
         JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN \
         JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-2} \
-        JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} jvmreuse_pool_program || _hpc_die "cannot build the pool launch command"
+        jvmreuse_pool_program || _hpc_die "cannot build the pool launch command"
     per_node=$JVMREUSE_POOL_RANKS_PER_NODE
     case $JVMREUSE_POOL_LAUNCHER in
         mpirun)

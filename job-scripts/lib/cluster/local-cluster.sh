@@ -72,7 +72,8 @@
 #                             pool.sh); default: hadoop-patch's TaskWarmup if its jar has it, with the
 #                             executor's shared class path; "none": no warm-up
 #   JVMREUSE_WARMUP_MAIN_RUNS  runs of it per slot (default 2); JVMREUSE_WARMUP_RUNS: runs of the
-#                             pool's built-in warm-up before it (default 20 here)
+#                             pool's built-in warm-up before it (default 0 with a warm-up program,
+#                             whose runs take the same run path; 20 with "none")
 #   JVMREUSE_EXECUTOR_CLASS   the NodeManagers' container executor in pool mode
 #                             (default: the Hadoop version's, core/hadoop-version.sh: 2.2's
 #                             org.jvmreuse.hadoop.executor.PoolContainerExecutor, hadoop-patch; 3.x's
@@ -361,7 +362,7 @@ _jvmreuse_cluster_place_pool_launch() {
         JVMREUSE_SLOTS=$(_jvmreuse_cluster_slots) JVMREUSE_SPARES=${JVMREUSE_SPARES:-1} JVMREUSE_SLOT_HEAP=$JVMREUSE_SLOT_HEAP \
         JVMREUSE_JAVA=$JVMREUSE_CLUSTER_JAVA_HOME/bin/java JVMREUSE_NODES=1 JVMREUSE_JVM_OPTS="${JVMREUSE_JVM_OPTS:-} $JVMREUSE_HADOOP_SLOT_OPTS" \
         JVMREUSE_WARMUP_MAIN=$JVMREUSE_CLUSTER_WARMUP_MAIN JVMREUSE_WARMUP_CP=$JVMREUSE_CLUSTER_WARMUP_CP \
-        JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-2} JVMREUSE_WARMUP_RUNS=${JVMREUSE_WARMUP_RUNS:-20} \
+        JVMREUSE_WARMUP_MAIN_RUNS=${JVMREUSE_WARMUP_MAIN_RUNS:-2} \
         jvmreuse_pool_program || return 1
     jvmreuse_pool_mpirun
     JVMREUSE_ENGINE_POOL_CMD=("${JVMREUSE_POOL_MPIRUN[@]}" "${JVMREUSE_POOL_PROGRAM[@]}")

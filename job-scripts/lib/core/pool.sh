@@ -79,7 +79,8 @@
 #                        the class path JVMREUSE_WARMUP_CP shared as runs share it (the Hadoop
 #                        cluster runner warms the slots with Hadoop's task code this way)
 #   JVMREUSE_WARMUP_MAIN_RUNS  how many runs of it (default 10)
-#   JVMREUSE_WARMUP_RUNS runs of the pool's built-in warm-up program (default 100)
+#   JVMREUSE_WARMUP_RUNS runs of the pool's built-in warm-up program (default 20; 0 with
+#                        JVMREUSE_WARMUP_MAIN, whose runs take the same run path)
 #   JVMREUSE_WARMUP_PARALLEL  at most this many of the user's JVMs warm up at once on a host
 #                        (default: a quarter of its CPUs, at least 1; 0: no limit)
 #   JVMREUSE_RSS_MARGIN_MB  a slot whose resident memory after a run stays more than this many MiB

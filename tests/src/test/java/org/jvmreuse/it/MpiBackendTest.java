@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The pool runs on the MPI backend it is asked for (JVMREUSE_MPI_BACKEND; the build runs the
  * pool tests once per backend) and says which in its log and status; a backend that cannot be
- * used stops the start with a message that names it.
+ * used stops the start with a message that names it. Its slots warm up with the built-in program's
+ * default 20 runs.
  */
 class MpiBackendTest {
     private static final String BACKEND = System.getenv().getOrDefault("JVMREUSE_MPI_BACKEND", "native");
@@ -25,7 +26,10 @@ class MpiBackendTest {
         try (Pool pool = Pool.start(1)) {
             String status = pool.status();
             assertTrue(status.contains("\nmpi: " + expected + " backend, "), "status does not name the " + expected + " backend:\n" + status);
-            assertTrue(pool.slotLog(1).contains("MPI: " + expected + " backend"), "slot log does not name the backend");
+            String slotLog = pool.slotLog(1);
+            assertTrue(slotLog.contains("MPI: " + expected + " backend"), "slot log does not name the backend");
+            // The built-in warm-up program is found in the pool's jar (not on the JVM's class path, the launcher's).
+            assertTrue(slotLog.contains("warmed up with 20 runs in ") && !slotLog.contains("ended with exit code"), slotLog);
             Pool.Result result = pool.program("Echo", "5");
             assertEquals(5, result.code(), result.toString());
             assertEquals("echo 5\n", result.out());

@@ -57,7 +57,8 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
             "  --rss-margin-mb N        a slot whose resident memory after a run stays more than N MiB",
             "                           above its idle size plus its heap retires (default 256)",
             "  --warmup-runs N          runs of the built-in warm-up program each slot makes before it",
-            "                           serves (default 100; 0: none)",
+            "                           serves (default 20; with --warmup-main 0, since its runs take",
+            "                           the same run path; 0: none)",
             "  --warmup-main CLASS      then runs CLASS (with --warmup-cp shared, as runs share it)",
             "  --warmup-cp LIBS         the shared class path of those runs (':'-separated)",
             "  --warmup-main-runs N     how many times (default 10)",
@@ -77,7 +78,7 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         Integer amSlots = null;
         long threadStop = 2000;
         long rssMarginMb = 256;
-        int warmupRuns = 100;
+        Integer warmupRuns = null;
         String warmupMain = null;
         String warmupCp = null;
         int warmupMainRuns = 10;
@@ -131,6 +132,10 @@ public record PoolOptions(String socketTemplate, String logDirTemplate, int rank
         Service serviceSpec = service == null ? null
                 : new Service(service, serviceCp == null ? List.of() : List.of(serviceCp.split(":")),
                         Map.copyOf(serviceOptions));
+        if (warmupRuns == null) {
+            // The library's own runs warm the slot's run path as well as the built-in program would.
+            warmupRuns = library == null ? 20 : 0;
+        }
         return new PoolOptions(socket, logDir, ranksPerPool, spares, threadStop, warmupRuns, library, serviceSpec,
                 amSlots, warmupParallel, rssMarginMb << 20);
     }

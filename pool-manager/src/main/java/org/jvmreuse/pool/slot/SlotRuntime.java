@@ -1,7 +1,6 @@
 package org.jvmreuse.pool.slot;
 
 import java.io.DataInputStream;
-import java.io.File;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -205,8 +204,7 @@ public final class SlotRuntime implements MpiTransport.Handler {
 
     private void warmUpInTurn() throws InterruptedException, IOException {
         long start = System.nanoTime();
-        List<String> classPath = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
-        int runs = warmUpWith(WarmupProgram.class.getName(), classPath, List.of(), warmupRuns);
+        int runs = warmUpWith(WarmupProgram.class.getName(), List.of(poolJar()), List.of(), warmupRuns);
         PoolLog.get().info(String.format("warmed up with %d runs in %.0f ms", runs, (System.nanoTime() - start) / 1e6));
         if (libraryWarmup != null) {
             start = System.nanoTime();
@@ -217,6 +215,18 @@ public final class SlotRuntime implements MpiTransport.Handler {
         }
         context.idleFiles = OpenFiles.snapshot();
         resident.markIdle();
+    }
+
+    /**
+     * The jar the pool's module was defined from, where a run's loader finds the built-in warm-up
+     * program (the JVM's class path holds only the launcher).
+     */
+    private static String poolJar() {
+        try {
+            return Path.of(WarmupProgram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            throw new IllegalStateException("cannot tell where the pool's jar is: " + e, e);
+        }
     }
 
     /**

@@ -27,6 +27,18 @@ class PoolOptionsTest {
                 PoolOptions.parse(new String[0]).socketPath("h", 2, true));
     }
 
+    /** A library warm-up's runs take the slot's run path: the built-in program runs only when asked for too. */
+    @Test
+    void theBuiltInWarmUpRunsUnlessALibraryWarmsUp() {
+        assertEquals(20, PoolOptions.parse(new String[0]).warmupRuns());
+        String[] library = {"--warmup-main", "a.Warm", "--warmup-cp", "/x.jar"};
+        assertEquals(0, PoolOptions.parse(library).warmupRuns());
+        String[] both = java.util.stream.Stream.concat(java.util.Arrays.stream(library), java.util.stream.Stream.of("--warmup-runs", "5"))
+                .toArray(String[]::new);
+        assertEquals(5, PoolOptions.parse(both).warmupRuns());
+        assertEquals("a.Warm", PoolOptions.parse(both).libraryWarmup().mainClass());
+    }
+
     /** The default logs live in the socket's directory, so it is made private, or refused, before any log is written. */
     @Test
     void theDefaultLogDirectoryIsCheckedBeforeUse() throws Exception {

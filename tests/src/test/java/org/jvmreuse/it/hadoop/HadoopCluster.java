@@ -57,12 +57,12 @@ public final class HadoopCluster implements AutoCloseable {
                 "--nodemanagers", Integer.toString(nodeManagers)));
         command.addAll(Arrays.asList(options));
         HadoopCluster cluster = new HadoopCluster(dir, nodeManagers);
-        // One run of each warm-up per slot, and no shuffle in it (MpiShuffleTest's has one): the
-        // tests check behaviour, not speed. Ready once every slot has warmed up, so that the
-        // tests' jobs find warm slots (WarmUpWhileServingTest starts the cluster's default way).
+        // One run of Hadoop's warm-up per slot (and none of the built-in one, as by default), with
+        // no shuffle in it (MpiShuffleTest's has one): the tests check behaviour, not speed. Ready
+        // once every slot has warmed up, so that the tests' jobs find warm slots
+        // (WarmUpWhileServingTest starts the cluster's default way).
         Map<String, String> all = new java.util.HashMap<>(Map.of("JVMREUSE_WARMUP_MAIN_RUNS", "1",
-                "JVMREUSE_WARMUP_RUNS", "5", "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_WAIT_WARMUP", "1",
-                "JVMREUSE_WARMUP_PARALLEL", "0"));
+                "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_WAIT_WARMUP", "1", "JVMREUSE_WARMUP_PARALLEL", "0"));
         all.putAll(env);
         cluster.started = Pool.exec(command, all, null, 300);
         if (cluster.started.code() != 0) {
