@@ -50,9 +50,9 @@ bench_hosts_start() {
         { tail -n 20 "$dir/slurm.log" >&2; die "the Slurm testbed did not start (its logs: $dir/slurm/log)"; }
     export SLURM_CONF=$dir/slurm/etc/slurm.conf
     # The job's cluster: the batch defaults but what the one-host benchmark cluster has too (pools
-    # warm before the NodeManagers take work, all slots warming up at once).
+    # warmed with Hadoop's TaskWarmup before the NodeManagers take work, all slots at once).
     id=$(sbatch --parsable -N "$hosts" --time=UNLIMITED --chdir="$dir" --output="$dir/job.out" \
-        --export="ALL,JVMREUSE_HOME=$repo,JVMREUSE_MODE=interactive,JVMREUSE_POOL=1,JVMREUSE_OUTPUT_DIR=$dir/job,JVMREUSE_WAIT_WARMUP=1,JVMREUSE_WARMUP_PARALLEL=${JVMREUSE_WARMUP_PARALLEL:-0},JVMREUSE_MPI_SHUFFLE=$shuffle" \
+        --export="ALL,JVMREUSE_HOME=$repo,JVMREUSE_MODE=interactive,JVMREUSE_POOL=1,JVMREUSE_OUTPUT_DIR=$dir/job,JVMREUSE_WAIT_WARMUP=1,JVMREUSE_WARMUP_MAIN=${JVMREUSE_WARMUP_MAIN:-task},JVMREUSE_WARMUP_PARALLEL=${JVMREUSE_WARMUP_PARALLEL:-0},JVMREUSE_MPI_SHUFFLE=$shuffle" \
         "$repo/job-scripts/sbatch/jvmreuse-hadoop.sbatch") || die "sbatch refused the cluster's job"
     _bench_hosts_job=${id%%;*}
     log "cluster job $_bench_hosts_job: waiting for its env.sh (every pool warm)"

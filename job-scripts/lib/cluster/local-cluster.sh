@@ -70,7 +70,8 @@
 #   JVMREUSE_STOP_TIMEOUT     seconds a daemon gets after SIGTERM before SIGKILL (default 10)
 #   JVMREUSE_WARMUP_MAIN      what each pool slot runs before it serves (with JVMREUSE_WARMUP_CP, see
 #                             pool.sh); default: hadoop-patch's TaskWarmup if its jar has it, with the
-#                             executor's shared class path; "none": no warm-up
+#                             executor's shared class path ("task" says the same); "none": no
+#                             warm-up (the slots warm with their first tasks)
 #   JVMREUSE_WARMUP_MAIN_RUNS  runs of it per slot (default 2); JVMREUSE_WARMUP_RUNS: runs of the
 #                             pool's built-in warm-up before it (default 0 with a warm-up program,
 #                             whose runs take the same run path; 20 with "none")

@@ -229,21 +229,23 @@ CLIENT
 }
 
 # Sets JVMREUSE_CLUSTER_WARMUP_MAIN/_CP, the program each slot runs before it serves (pool.sh's
-# JVMREUSE_WARMUP_MAIN/_CP): by default hadoop-patch's TaskWarmup, if its jar has it, with the
-# class path the PoolContainerExecutor shares for tasks (the application class path's jars, then
-# the hadoop-patch jar; with the MPI shuffle the mpi-shuffle jar is one of the application class
-# path's), so the warmed-up classes are the ones tasks reuse. JVMREUSE_WARMUP_MAIN
-# set in the environment wins; JVMREUSE_WARMUP_MAIN=none turns the warm-up off.
+# JVMREUSE_WARMUP_MAIN/_CP), from JVMREUSE_WARMUP_MAIN: empty (jvmreuse-cluster's default) or
+# "task": hadoop-patch's TaskWarmup, if its jar has it, with the class path the
+# PoolContainerExecutor shares for tasks (the application class path's jars, then the hadoop-patch
+# jar; with the MPI shuffle the mpi-shuffle jar is one of the application class path's), so the
+# warmed-up classes are the ones tasks reuse; "none" (the batch jobs' default): no warm-up, the
+# slots warm with their first tasks; another class: that program, with JVMREUSE_WARMUP_CP.
 jvmreuse_warmup() {
     local class=org.jvmreuse.hadoop.warmup.TaskWarmup
     JVMREUSE_CLUSTER_WARMUP_MAIN=${JVMREUSE_WARMUP_MAIN:-}
     JVMREUSE_CLUSTER_WARMUP_CP=${JVMREUSE_WARMUP_CP:-}
-    if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN ]] && grep -aqF "${class//.//}.class" "$(_jvmreuse_task_hooks_jar)" 2>/dev/null; then
+    if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN || $JVMREUSE_CLUSTER_WARMUP_MAIN == task ]] &&
+        grep -aqF "${class//.//}.class" "$(_jvmreuse_task_hooks_jar)" 2>/dev/null; then
         JVMREUSE_CLUSTER_WARMUP_MAIN=$class
         # the shared class path the PoolContainerExecutor gives tasks (the app jars, which hold
         # this jar): the same list, so that tasks find the loader the warm-up filled
         JVMREUSE_CLUSTER_WARMUP_CP="$(jvmreuse_app_jars | tr , :)"
-    elif [[ $JVMREUSE_CLUSTER_WARMUP_MAIN == none ]]; then
+    elif [[ $JVMREUSE_CLUSTER_WARMUP_MAIN == none || $JVMREUSE_CLUSTER_WARMUP_MAIN == task ]]; then
         JVMREUSE_CLUSTER_WARMUP_MAIN='' JVMREUSE_CLUSTER_WARMUP_CP=''
     fi
 }

@@ -80,6 +80,7 @@ class HpcJobScriptTest {
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
         assertTrue(out.contains("3 nodes (n1 n2 n3), master n1"), out);
         assertTrue(out.contains("verify-pagerank passed"), out);
+        assertTrue(out.contains(", warm-up none) with "), "a batch job's slots serve cold by default: " + out);
 
         // Our own check against the reference, independent of the script's.
         Result verify = Pool.workloads("verify-pagerank", "--graph", dir.resolve("data/graph").toString(),

@@ -23,13 +23,12 @@ import org.jvmreuse.it.Pool.Result;
  * testbed or its jobs is left.
  */
 public final class SlurmTestbed implements AutoCloseable {
-    /** Job script settings small enough for a 2-vCPU machine: 2 slots per node, small heaps, no slot warm-up program. */
+    /** Job script settings small enough for a 2-vCPU machine: 2 slots per node, small heaps (slots serve cold, the default). */
     public static final Map<String, String> SMALL_JOB = Map.of(
             "JVMREUSE_HOME", Pool.REPO.toString(),
             "JVMREUSE_SLOTS", "2",
             "JVMREUSE_SLOT_HEAP", "384m",
             "JVMREUSE_DAEMON_HEAP", "512m",
-            "JVMREUSE_WARMUP_MAIN", "none",
             "JVMREUSE_STOP_TIMEOUT", "5");
 
     static final Path CLI = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-slurm-testbed");
