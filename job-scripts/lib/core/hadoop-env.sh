@@ -239,13 +239,13 @@ jvmreuse_warmup() {
     local class=org.jvmreuse.hadoop.warmup.TaskWarmup
     JVMREUSE_CLUSTER_WARMUP_MAIN=${JVMREUSE_WARMUP_MAIN:-}
     JVMREUSE_CLUSTER_WARMUP_CP=${JVMREUSE_WARMUP_CP:-}
-    if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN || $JVMREUSE_CLUSTER_WARMUP_MAIN == task ]] &&
-        grep -aqF "${class//.//}.class" "$(_jvmreuse_task_hooks_jar)" 2>/dev/null; then
+    [[ $JVMREUSE_CLUSTER_WARMUP_MAIN != task ]] || JVMREUSE_CLUSTER_WARMUP_MAIN='' # the default, by name
+    if [[ -z $JVMREUSE_CLUSTER_WARMUP_MAIN ]] && grep -aqF "${class//.//}.class" "$(_jvmreuse_task_hooks_jar)" 2>/dev/null; then
         JVMREUSE_CLUSTER_WARMUP_MAIN=$class
         # the shared class path the PoolContainerExecutor gives tasks (the app jars, which hold
         # this jar): the same list, so that tasks find the loader the warm-up filled
         JVMREUSE_CLUSTER_WARMUP_CP="$(jvmreuse_app_jars | tr , :)"
-    elif [[ $JVMREUSE_CLUSTER_WARMUP_MAIN == none || $JVMREUSE_CLUSTER_WARMUP_MAIN == task ]]; then
+    elif [[ $JVMREUSE_CLUSTER_WARMUP_MAIN == none ]]; then
         JVMREUSE_CLUSTER_WARMUP_MAIN='' JVMREUSE_CLUSTER_WARMUP_CP=''
     fi
 }

@@ -33,8 +33,7 @@ class PoolOptionsTest {
         assertEquals(20, PoolOptions.parse(new String[0]).warmupRuns());
         String[] library = {"--warmup-main", "a.Warm", "--warmup-cp", "/x.jar"};
         assertEquals(0, PoolOptions.parse(library).warmupRuns());
-        String[] both = java.util.stream.Stream.concat(java.util.Arrays.stream(library), java.util.stream.Stream.of("--warmup-runs", "5"))
-                .toArray(String[]::new);
+        String[] both = {"--warmup-main", "a.Warm", "--warmup-cp", "/x.jar", "--warmup-runs", "5"};
         assertEquals(5, PoolOptions.parse(both).warmupRuns());
         assertEquals("a.Warm", PoolOptions.parse(both).libraryWarmup().mainClass());
     }
