@@ -17,11 +17,16 @@ final class JobOutput {
     private JobOutput() {
     }
 
-    /** Every file of the output dir (part files and _SUCCESS, not checksum files) as name -> SHA-256. */
+    /**
+     * Every file of the output dir (part files and _SUCCESS, not checksum files) as name -> SHA-256.
+     * Directories are not output: a reduce attempt killed after the job's commit (a speculative one
+     * beside a reducer slowed by fetch failures) can leave its {@code _temporary} behind, in stock
+     * Hadoop as here.
+     */
     static Map<String, String> digests(Path dir) throws Exception {
         Map<String, String> files = new TreeMap<>();
         try (Stream<Path> all = Files.list(dir)) {
-            for (Path f : all.filter(p -> !p.getFileName().toString().startsWith(".")).toList()) {
+            for (Path f : all.filter(p -> !p.getFileName().toString().startsWith(".") && Files.isRegularFile(p)).toList()) {
                 files.put(f.getFileName().toString(),
                         HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f))));
             }
