@@ -59,7 +59,7 @@
 #   JVMREUSE_HDFS             1: also run a NameNode and a DataNode, fs.defaultFS=hdfs://127.0.0.1:<port>;
 #                             0 (default): fs.defaultFS=file:/// (a shared file system, as on Lustre sites)
 #   JVMREUSE_DAEMON_HEAP      -Xmx of the Hadoop daemons (default 1000m, as Hadoop's scripts)
-#   JVMREUSE_HEARTBEAT_MS     the NodeManagers' heartbeat, ms (default 100: 10 per NodeManager, at least 100)
+#   JVMREUSE_HEARTBEAT_MS     the NodeManagers' heartbeat, ms (default 10 per NodeManager, at least 50)
 #   JVMREUSE_UBER             1: small jobs run their tasks inside their AM (mapreduce.job.ubertask.enable;
 #                             with --pool that AM is warm in a slot); default off, Hadoop's default
 #   JVMREUSE_WAIT_WARMUP      1: "ready" waits until every pool slot has warmed up; 0 (default): until the
@@ -83,11 +83,11 @@
 #                             user template overrides and extra properties (hadoop-conf.sh)
 #
 # Speed settings (the same for pool and stock runs, so comparisons stay fair): NodeManager
-# heartbeats every 300 ms (yarn.resourcemanager.nodemanagers.heartbeat-interval-ms, default 1000),
-# the MR AppMaster asks the RM for containers every 300 ms
-# (yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms, default 1000), the job client polls
-# progress every 300 ms (mapreduce.client.progressmonitor.pollinterval, default 1000), and daemons
-# retry connecting to the RM every second (default 30 s).
+# heartbeats every 50 ms on a few NodeManagers (JVMREUSE_HEARTBEAT_MS;
+# yarn.resourcemanager.nodemanagers.heartbeat-interval-ms, default 1000), the MR AppMaster asks the
+# RM for containers every 50 ms (yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms, default
+# 1000), the job client polls progress every 50 ms (mapreduce.client.progressmonitor.pollinterval,
+# default 1000), and daemons retry connecting to the RM every second (default 30 s).
 # Also written: log aggregation on (container logs end up in D/app-logs when an application ends,
 # so `yarn logs -applicationId ID` works), one CapacityScheduler queue with half the memory allowed
 # for AppMasters, yarn.scheduler.maximum-allocation-mb = the NM memory (too big a request fails

@@ -18,7 +18,7 @@ JVMREUSE_DEFAULTS=(
     JVMREUSE_HADOOP_VERSION=2.2.0
     JVMREUSE_MPI_SHUFFLE=1 JVMREUSE_SLOT_HEAP=512m JVMREUSE_NM_MEMORY=2048 JVMREUSE_TASK_MEMORY=512
     JVMREUSE_HDFS=0 JVMREUSE_DAEMON_HEAP=1000m JVMREUSE_STOP_TIMEOUT=10
-    # NodeManager heartbeat (ms); empty: 10 ms per node, within 100..1000 (jvmreuse_heartbeat_ms)
+    # NodeManager heartbeat (ms); empty: 10 ms per node, within 50..1000 (jvmreuse_heartbeat_ms)
     JVMREUSE_HEARTBEAT_MS=
     # small jobs in uber mode (1/0); empty: Hadoop's default, off (jvmreuse_ubertask)
     JVMREUSE_UBER=
@@ -59,15 +59,16 @@ JVMREUSE_JOB_DEFAULTS=(
 )
 
 # The NodeManagers' heartbeat interval in ms for $1 nodes: JVMREUSE_HEARTBEAT_MS if set, else
-# 10 ms per node within 100..1000, so that the ResourceManager takes about 100 heartbeats a second
-# up to 100 nodes and no more than nodes/s beyond (Hadoop's default is 1000 ms). A job's
-# containers are handed out on NodeManager heartbeats: the interval is on every job's path.
+# 10 ms per node within 50..1000, so that the ResourceManager takes at most 100 heartbeats a second
+# up to 100 nodes (20 per node and second on a few nodes) and no more than nodes/s beyond
+# (Hadoop's default is 1000 ms). A job's containers are handed out on NodeManager heartbeats: the
+# interval is on every job's path.
 jvmreuse_heartbeat_ms() {
     local ms=$(($1 * 10))
     if [[ -n $JVMREUSE_HEARTBEAT_MS ]]; then
         ms=$JVMREUSE_HEARTBEAT_MS
-    elif ((ms < 100)); then
-        ms=100
+    elif ((ms < 50)); then
+        ms=50
     elif ((ms > 1000)); then
         ms=1000
     fi

@@ -23,7 +23,7 @@ class MpiBackendTest {
     @Test
     void poolRunsOnTheBackendAskedForAndNamesIt() throws Exception {
         String expected = BACKEND.equals("java") ? "java-bindings" : "native";
-        try (Pool pool = Pool.start(1)) {
+        try (Pool pool = Pool.start(1, Jdks.DEFAULT, "", Map.of("JVMREUSE_WARMUP_RUNS", ""))) { // the default warm-up
             String status = pool.status();
             assertTrue(status.contains("\nmpi: " + expected + " backend, "), "status does not name the " + expected + " backend:\n" + status);
             String slotLog = pool.slotLog(1);

@@ -56,19 +56,23 @@ public final class Pool implements AutoCloseable {
 
     /**
      * A pool launched with more environment for jvmreuse-pool start and stop, e.g.
-     * JVMREUSE_MPI_ENV to launch it under another MPI.
+     * JVMREUSE_MPI_ENV to launch it under another MPI. Its slots skip the built-in warm-up unless
+     * {@code launchEnv} names JVMREUSE_WARMUP_RUNS ("" for the default): the start waits for every
+     * slot's warm-up, and the tests check behaviour, not speed.
      */
     static Pool start(int slots, String java, String jvmOptions, Map<String, String> launchEnv) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("JVMREUSE_WARMUP_RUNS", "0"));
+        env.putAll(launchEnv);
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "jrt-");
         Files.delete(dir); // the pool creates it, private
         Result started = exec(List.of(LAUNCHER.toString(), "start", "--slots", Integer.toString(slots),
                 "--socket", dir.resolve("pool.sock").toString(), "--java", java, "--heap", "256m",
-                "--jvm-opts", jvmOptions), launchEnv, null, 180);
+                "--jvm-opts", jvmOptions), env, null, 180);
         if (started.code != 0) {
             throw new IllegalStateException("pool did not start: " + started);
         }
         long pid = Long.parseLong(Files.readString(dir.resolve("pool.pid")).trim());
-        return new Pool(dir, java, pid, launchEnv);
+        return new Pool(dir, java, pid, env);
     }
 
     /** {@code jvmreuse run} with the given java-style arguments, environment additions and working directory. */

@@ -35,13 +35,16 @@ import org.junit.jupiter.api.Test;
 class SlotResourcesTest {
     private static final int MAPS = 2;
     private static final int SLOTS = 3;
-    /** Jobs between measurements (each group from one client): 50 in all. */
-    private static final int[] GROUPS = {6, 9, 35};
     private static final Pattern AM_RUN = Pattern.compile("(?m) run \\d+ \\(am\\): org\\.apache\\.hadoop\\.mapreduce\\.v2\\.app\\.MRAppMaster exit ");
 
     /** The jvmreuse-cluster options that pick the cluster's Hadoop: none, the default (2.2). */
     List<String> hadoopVersion() {
         return List.of();
+    }
+
+    /** Jobs between measurements (each group from one client): 50 in all. */
+    int[] groups() {
+        return new int[] {6, 9, 35};
     }
 
     @Test
@@ -61,15 +64,16 @@ class SlotResourcesTest {
             Map<Long, Integer> amsAtBaseline = new TreeMap<>();
             Map<Long, Map<String, Long>> atEnd = Map.of();
             int jobs = 0;
-            for (int group = 0; group < GROUPS.length; group++) {
-                runJobs(cluster, jar, GROUPS[group], jobs, input, output);
-                jobs += GROUPS[group];
+            int[] groups = groups();
+            for (int group = 0; group < groups.length; group++) {
+                runJobs(cluster, jar, groups[group], jobs, input, output);
+                jobs += groups[group];
                 Map<Long, Integer> ams = appMasterRuns(cluster);
                 atEnd = measureSlots(cluster);
                 for (long pid : atEnd.keySet()) {
                     // from its first AM on; a slot that served none before the last group, from there
-                    if (group < GROUPS.length - 1 && !baseline.containsKey(pid)
-                            && (ams.getOrDefault(pid, 0) > 0 || group == GROUPS.length - 2)) {
+                    if (group < groups.length - 1 && !baseline.containsKey(pid)
+                            && (ams.getOrDefault(pid, 0) > 0 || group == groups.length - 2)) {
                         baseline.put(pid, atEnd.get(pid));
                         amsAtBaseline.put(pid, ams.getOrDefault(pid, 0));
                     }
