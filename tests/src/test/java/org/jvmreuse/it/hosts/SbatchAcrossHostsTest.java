@@ -27,8 +27,8 @@ import org.jvmreuse.it.slurm.SlurmTestbed;
  * Issue 29: the PageRank batch job script (job-scripts/sbatch/jvmreuse-hadoop.sbatch) with sbatch
  * -N3 on the Slurm testbed over the multi-host testbed's hosts (jvmreuse-slurm-testbed start
  * --hosts): ResourceManager on n1, one NodeManager per host listening on that host's address, one
- * pool per host (ranks of one mpirun across the hosts) that serves task runs; then the same job
- * the stock way. Both results match the in-memory reference. The pool job's reducers use the MPI
+ * pool per host (ranks of one mpirun across the hosts) that serves task runs; the result matches
+ * the in-memory reference (HpcJobScriptTest runs the script the stock way). The reducers use the MPI
  * shuffle: its counters, read as a user does ({@code mapred job -status} in a post hook, while the
  * cluster is up), show bytes between hosts only as MPI messages, and lent files within a host.
  * TeraSort across the hosts with the MPI shuffle and with HTTP writes the same bytes. Faults: a
@@ -107,12 +107,6 @@ class SbatchAcrossHostsTest {
             }
         }
         assertNoSocketDirs(id);
-    }
-
-    @Test
-    void stockPageRankAcrossTheHostsMatchesTheReference() throws Exception {
-        long id = run(Map.of("JVMREUSE_POOL", "0", "JVMREUSE_PAGERANK_NODES", "1000", "JVMREUSE_ITERATIONS", "1"));
-        assertFalse(Files.exists(testbed.jobs.resolve("jvmreuse-" + id + "/run/master/pids/pools.pid")), "stock mode started pools");
     }
 
     /**
