@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,8 +31,8 @@ class TaskFailureTest {
     private static HadoopCluster cluster;
     private static Path jar;
     private static Path input;
-    private static String stockOutput;
-    private static String stockAmOutput;
+    /** The output of each kind's stock run, by its output dir's name: made once, by the first mode. */
+    private static final Map<String, String> STOCK_OUTPUTS = new HashMap<>();
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -75,12 +78,8 @@ class TaskFailureTest {
         cluster.awaitIdlePools();
         assertEquals(4, cluster.pooledRuns() - before, "the AM, two tasks and one retry ran in the pool");
         assertEquals(1L, pooled.counters().get("Job Counters/Failed map tasks"), "one failed attempt: " + pooled.counters());
-        if (stockOutput == null) {
-            Job stock = run("exception", false, true, "retried-stock");
-            assertTrue(stock.succeeded(), "stock job failed:\n" + stock);
-            stockOutput = output(cluster.dir.resolve("data/retried-stock"));
-        }
-        assertEquals(stockOutput, output(cluster.dir.resolve("data/" + mode + "-pool")));
+        assertEquals(stockOutput("retried-stock", () -> run("exception", false, true, "retried-stock")),
+                output(cluster.dir.resolve("data/" + mode + "-pool")));
         assertHealthySlots();
     }
 
@@ -111,13 +110,19 @@ class TaskFailureTest {
                 "the NodeManager did not see the first AM attempt end with " + exit);
         assertTrue(nmLog.contains(app + "_02_000001: application master handed to the JVM pool"),
                 "the second AM attempt did not run in a slot");
-        if (stockAmOutput == null) {
-            Job stock = runAmFailure("exception", true, "am-stock");
-            assertTrue(stock.succeeded(), "stock job failed:\n" + stock);
-            stockAmOutput = output(cluster.dir.resolve("data/am-stock"));
-        }
-        assertEquals(stockAmOutput, output(cluster.dir.resolve("data/" + mode + "-am-pool")));
+        assertEquals(stockOutput("am-stock", () -> runAmFailure("exception", true, "am-stock")),
+                output(cluster.dir.resolve("data/" + mode + "-am-pool")));
         assertHealthySlots();
+    }
+
+    /** The output of the stock job {@code run} writes into data/{@code out}, run the first time it is asked for. */
+    private static String stockOutput(String out, Callable<Job> run) throws Exception {
+        if (!STOCK_OUTPUTS.containsKey(out)) {
+            Job stock = run.call();
+            assertTrue(stock.succeeded(), "stock job failed:\n" + stock);
+            STOCK_OUTPUTS.put(out, output(cluster.dir.resolve("data/" + out)));
+        }
+        return STOCK_OUTPUTS.get(out);
     }
 
     private Job runAmFailure(String mode, boolean stock, String out) throws Exception {
