@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -147,6 +150,41 @@ class IsolationTest extends OneSlotPoolTest {
         assertEquals(stock.out(), slot.out(), slot.toString());
         assertTrue(slot.err().contains("reached org.jvmreuse.pool.slot.TaskThreadGroup in module org.jvmreuse.pool")
                 && slot.err().contains("reached org.jvmreuse.pool.slot.SlotRuntime"), slot.err());
+    }
+
+    /**
+     * A charset from a program's own provider is found as in a new JVM (through the run's system
+     * class loader) and is gone in the next run without that provider: the JDK's last-two-lookups
+     * cache in {@code Charset} would otherwise hand it on, and hold the run's loader.
+     */
+    @Test
+    void aProgramsOwnCharsetStaysWithItsRun(@TempDir Path dir) throws Exception {
+        Path provider = dir.resolve("charset-provider.jar");
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(provider))) {
+            for (String cls : List.of("ProbeCharsetProvider", "ProbeCharsetProvider$ProbeCharset")) {
+                String entry = "org/jvmreuse/it/programs/" + cls + ".class";
+                jar.putNextEntry(new JarEntry(entry));
+                Files.copy(Path.of(Pool.PROGRAMS, entry), jar);
+            }
+            jar.putNextEntry(new JarEntry("META-INF/services/java.nio.charset.spi.CharsetProvider"));
+            jar.write("org.jvmreuse.it.programs.ProbeCharsetProvider\n".getBytes(StandardCharsets.UTF_8));
+        }
+        List<String> with = List.of("-cp", provider + ":" + Pool.PROGRAMS, "org.jvmreuse.it.programs.CharsetProbe",
+                "x-jvmreuse-probe");
+        List<String> without = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.CharsetProbe", "x-jvmreuse-probe");
+        Pool.Result stockWith = inNewJvm(with, Map.of());
+        assertEquals("x-jvmreuse-probe supported: true\nfrom: org.jvmreuse.it.programs.ProbeCharsetProvider$ProbeCharset\n",
+                stockWith.out(), stockWith.toString());
+        Pool.Result stockWithout = inNewJvm(without, Map.of());
+        assertEquals("x-jvmreuse-probe supported: false\n", stockWithout.out(), stockWithout.toString());
+        for (int i = 1; i <= 2; i++) {
+            Pool.Result slotWith = pool.run(with.toArray(String[]::new));
+            assertEquals(stockWith.out(), slotWith.out(), "run " + i + " with the provider: " + slotWith);
+            Pool.Result slotWithout = pool.run(without.toArray(String[]::new));
+            assertEquals(stockWithout.out(), slotWithout.out(), "run " + i + " without it: " + slotWithout);
+            assertTrue(slotWithout.err().contains("running in slot 0"), slotWithout.err());
+        }
+        assertTrue(pool.status().contains("retired 0"), pool.status());
     }
 
     /** The same java arguments in a new JVM, as a stock launch runs them. */

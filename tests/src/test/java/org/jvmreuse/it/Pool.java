@@ -3,7 +3,10 @@ package org.jvmreuse.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +14,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.codehaus.jackson.JsonNode;
 import org.codehaus.jackson.map.ObjectMapper;
@@ -209,18 +214,41 @@ public final class Pool implements AutoCloseable {
 
     /**
      * SIGKILLs the slot process under a long run, as a crash would, and checks what the run's
-     * client must see (exit 137 and why); returns once the pool shows the slot retired.
+     * client must see (exit 137 and why); returns once the pool shows the slot retired. The
+     * slot is killed once the client has heard the run start (its -v line): a slot that dies
+     * before that is one the client rightly falls back from, into a new JVM.
      */
     void killSlotUnderARun() throws Exception {
         Process client = startProgram("Exiter", "sleep", "600000");
-        awaitStatus("busy 1", 15_000);
-        Thread.sleep(200);
-        ProcessHandle.of(busySlotPid(status())).orElseThrow().destroyForcibly();
-        assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the client was not told");
-        String err = new String(client.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(137, client.exitValue(), err);
-        assertTrue(err.contains("the pool slot running this program died"), err);
+        try {
+            BufferedReader clientErr = new BufferedReader(new InputStreamReader(client.getErrorStream(), StandardCharsets.UTF_8));
+            String heard = CompletableFuture.supplyAsync(() -> linesUpTo(clientErr, "running in slot")).get(30, TimeUnit.SECONDS);
+            assertTrue(heard.contains("running in slot"), "the client never heard its run start: " + heard);
+            ProcessHandle.of(busySlotPid(status())).orElseThrow().destroyForcibly();
+            assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the client was not told");
+            String err = heard + clientErr.lines().collect(Collectors.joining("\n"));
+            assertEquals(137, client.exitValue(), err);
+            assertTrue(err.contains("the pool slot running this program died"), err);
+        } finally {
+            client.destroyForcibly();
+        }
         awaitStatus("retired 1", 10_000);
+    }
+
+    /** The lines read up to and with the first that contains {@code text}, or up to the end. */
+    private static String linesUpTo(BufferedReader reader, String text) {
+        StringBuilder lines = new StringBuilder();
+        try {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                lines.append(line).append('\n');
+                if (line.contains(text)) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return lines.toString();
     }
 
     private static long busySlotPid(String status) {

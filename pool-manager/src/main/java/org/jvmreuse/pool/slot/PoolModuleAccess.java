@@ -23,7 +23,8 @@ final class PoolModuleAccess {
             "java.base/javax.security.auth.login", "java.naming/javax.naming.spi",
             "java.naming/com.sun.naming.internal", "java.rmi/java.rmi.server", "java.desktop/java.beans",
             "java.base/jdk.internal.misc", "java.logging/java.util.logging", "java.sql/java.sql",
-            "java.management/sun.management", "java.base/jdk.internal.loader", "java.base/java.lang.invoke");
+            "java.management/sun.management", "java.base/jdk.internal.loader", "java.base/java.lang.invoke",
+            "java.base/java.nio.charset");
 
     private PoolModuleAccess() {
     }
