@@ -159,29 +159,58 @@ class IsolationTest extends OneSlotPoolTest {
      */
     @Test
     void aProgramsOwnCharsetStaysWithItsRun(@TempDir Path dir) throws Exception {
-        Path provider = dir.resolve("charset-provider.jar");
-        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(provider))) {
-            for (String cls : List.of("ProbeCharsetProvider", "ProbeCharsetProvider$ProbeCharset")) {
+        Path provider = providerJar(dir, "java.nio.charset.spi.CharsetProvider", "ProbeCharsetProvider",
+                "ProbeCharsetProvider$ProbeCharset");
+        String probe = "org.jvmreuse.it.programs.CharsetProbe";
+        runsAsInNewJvms(List.of("-cp", provider + ":" + Pool.PROGRAMS, probe, "x-jvmreuse-probe"),
+                "x-jvmreuse-probe supported: true\nfrom: org.jvmreuse.it.programs.ProbeCharsetProvider$ProbeCharset\n",
+                List.of("-cp", Pool.PROGRAMS, probe, "x-jvmreuse-probe"), "x-jvmreuse-probe supported: false\n");
+    }
+
+    /**
+     * The installed file system providers, which the JDK loads once: a run finds its own (from its
+     * class path) as in a new JVM, the next run does not, and a jar file system a run leaves open
+     * does not make the next run's open of the same jar fail (FileSystemAlreadyExistsException).
+     */
+    @Test
+    void aProgramsFileSystemProvidersAndOpenJarFileSystemsStayWithItsRun(@TempDir Path dir) throws Exception {
+        Path provider = providerJar(dir, "java.nio.file.spi.FileSystemProvider", "ProbeFileSystemProvider");
+        String probe = "org.jvmreuse.it.programs.FileSystemProbe";
+        runsAsInNewJvms(List.of("-cp", provider + ":" + Pool.PROGRAMS, probe, provider.toString()),
+                "schemes: file jar jrt jvmreuse-probe\njar file system: opened\n",
+                List.of("-cp", Pool.PROGRAMS, probe, provider.toString()), "schemes: file jar jrt\njar file system: opened\n");
+    }
+
+    /** A jar of {@code classes} (of the test programs) that provides the first as {@code service}. */
+    private static Path providerJar(Path dir, String service, String... classes) throws Exception {
+        Path jar = dir.resolve("provider.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            for (String cls : classes) {
                 String entry = "org/jvmreuse/it/programs/" + cls + ".class";
-                jar.putNextEntry(new JarEntry(entry));
-                Files.copy(Path.of(Pool.PROGRAMS, entry), jar);
+                out.putNextEntry(new JarEntry(entry));
+                Files.copy(Path.of(Pool.PROGRAMS, entry), out);
             }
-            jar.putNextEntry(new JarEntry("META-INF/services/java.nio.charset.spi.CharsetProvider"));
-            jar.write("org.jvmreuse.it.programs.ProbeCharsetProvider\n".getBytes(StandardCharsets.UTF_8));
+            out.putNextEntry(new JarEntry("META-INF/services/" + service));
+            out.write(("org.jvmreuse.it.programs." + classes[0] + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        List<String> with = List.of("-cp", provider + ":" + Pool.PROGRAMS, "org.jvmreuse.it.programs.CharsetProbe",
-                "x-jvmreuse-probe");
-        List<String> without = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.CharsetProbe", "x-jvmreuse-probe");
+        return jar;
+    }
+
+    /**
+     * A new JVM prints {@code withOut} for {@code with} and {@code withoutOut} for {@code without};
+     * so do two rounds of both on the slot.
+     */
+    private void runsAsInNewJvms(List<String> with, String withOut, List<String> without, String withoutOut)
+            throws Exception {
         Pool.Result stockWith = inNewJvm(with, Map.of());
-        assertEquals("x-jvmreuse-probe supported: true\nfrom: org.jvmreuse.it.programs.ProbeCharsetProvider$ProbeCharset\n",
-                stockWith.out(), stockWith.toString());
+        assertEquals(withOut, stockWith.out(), stockWith.toString());
         Pool.Result stockWithout = inNewJvm(without, Map.of());
-        assertEquals("x-jvmreuse-probe supported: false\n", stockWithout.out(), stockWithout.toString());
+        assertEquals(withoutOut, stockWithout.out(), stockWithout.toString());
         for (int i = 1; i <= 2; i++) {
             Pool.Result slotWith = pool.run(with.toArray(String[]::new));
-            assertEquals(stockWith.out(), slotWith.out(), "run " + i + " with the provider: " + slotWith);
+            assertEquals(withOut, slotWith.out(), "run " + i + " with the provider: " + slotWith);
             Pool.Result slotWithout = pool.run(without.toArray(String[]::new));
-            assertEquals(stockWithout.out(), slotWithout.out(), "run " + i + " without it: " + slotWithout);
+            assertEquals(withoutOut, slotWithout.out(), "run " + i + " without it: " + slotWithout);
             assertTrue(slotWithout.err().contains("running in slot 0"), slotWithout.err());
         }
         assertTrue(pool.status().contains("retired 0"), pool.status());
