@@ -181,6 +181,29 @@ class IsolationTest extends OneSlotPoolTest {
                 List.of("-cp", Pool.PROGRAMS, probe, provider.toString()), "schemes: file jar jrt\njar file system: opened\n");
     }
 
+    /**
+     * Threads a program does not name get the names they get in a new JVM (Thread-0,
+     * pool-1-thread-1, ForkJoinPool-1-worker-1, Timer-0), not numbers counted on from the slot's
+     * own threads and the runs before: on the build's JDK and the newest one.
+     */
+    @Test
+    void unnamedThreadsAreNumberedAsInANewJvm() throws Exception {
+        for (String java : Jdks.all()) {
+            List<String> probe = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.ThreadNames");
+            List<String> command = new ArrayList<>(List.of(java));
+            command.addAll(probe);
+            Pool.Result stock = Pool.exec(command, Map.of(), null, 60);
+            assertTrue(stock.out().startsWith("Thread-0\npool-1-thread-1\nForkJoinPool-1-worker-1\nTimer-0\n"), stock.toString());
+            try (Pool own = java.equals(Jdks.DEFAULT) ? null : Pool.start(1, java)) {
+                Pool slot = own == null ? pool : own;
+                for (int i = 1; i <= 3; i++) {
+                    Pool.Result run = slot.run(probe.toArray(String[]::new));
+                    assertEquals(stock.out(), run.out(), java + ", run " + i + ": " + run);
+                }
+            }
+        }
+    }
+
     /** A jar of {@code classes} (of the test programs) that provides the first as {@code service}. */
     private static Path providerJar(Path dir, String service, String... classes) throws Exception {
         Path jar = dir.resolve("provider.jar");
