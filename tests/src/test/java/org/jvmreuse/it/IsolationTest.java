@@ -204,6 +204,27 @@ class IsolationTest extends OneSlotPoolTest {
         }
     }
 
+    /**
+     * A jar read through a {@code jar:} URL is read as it is on disk now, not as an earlier run on
+     * the slot found it: the JDK keeps such jars open, which would serve the next run a rebuilt
+     * jar's old entries (and keep every run's jars open).
+     */
+    @Test
+    void aJarReadThroughAJarUrlIsReadAsItIsNow(@TempDir Path dir) throws Exception {
+        Path jar = dir.resolve("resources.jar");
+        List<String> probe = List.of("-cp", Pool.PROGRAMS, "org.jvmreuse.it.programs.JarResource", jar.toString(), "msg.txt");
+        for (String version : List.of("first version", "second version, longer")) {
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+                out.putNextEntry(new JarEntry("msg.txt"));
+                out.write(version.getBytes(StandardCharsets.UTF_8));
+            }
+            Pool.Result stock = inNewJvm(probe, Map.of());
+            assertEquals(version + "\n", stock.out(), stock.toString());
+            Pool.Result slot = pool.run(probe.toArray(String[]::new));
+            assertEquals(stock.out(), slot.out(), slot.toString());
+        }
+    }
+
     /** A jar of {@code classes} (of the test programs) that provides the first as {@code service}. */
     private static Path providerJar(Path dir, String service, String... classes) throws Exception {
         Path jar = dir.resolve("provider.jar");

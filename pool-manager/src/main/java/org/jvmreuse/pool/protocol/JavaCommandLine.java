@@ -14,16 +14,19 @@ import java.util.Map;
  * {@code -XX:+Print...}, {@code -server}, {@code -client}: {@code fixedOptions}, which admission
  * still checks). Anything else, and anything {@code java} itself would reject, makes the run a
  * new JVM's ({@code unsupported} says why): the pool parses a run's command line once, here.
+ * {@code vmArguments} are the options as a new JVM reports them ({@code RuntimeMXBean.getInputArguments}):
+ * in order, without the class path and {@code -server}/{@code -client} (which only choose the VM),
+ * {@code --add-opens VALUE} as {@code --add-opens=VALUE}.
  */
 public record JavaCommandLine(String classPath, Map<String, String> properties, String stackSize,
                               List<String> fixedOptions, List<String> addOpens, List<String> addExports,
-                              String mainClass, List<String> args, String unsupported) {
+                              List<String> vmArguments, String mainClass, List<String> args, String unsupported) {
 
     public static JavaCommandLine parse(List<String> words) {
         Reader reader = new Reader(words);
         String unsupported = reader.options();
         return new JavaCommandLine(reader.classPath, reader.properties, reader.stackSize, reader.fixed, reader.opens,
-                reader.exports, reader.mainClass, reader.args, unsupported);
+                reader.exports, reader.vmArguments, reader.mainClass, reader.args, unsupported);
     }
 
     private static final class Reader {
@@ -32,6 +35,7 @@ public record JavaCommandLine(String classPath, Map<String, String> properties, 
         private final List<String> fixed = new ArrayList<>();
         private final List<String> opens = new ArrayList<>();
         private final List<String> exports = new ArrayList<>();
+        private final List<String> vmArguments = new ArrayList<>();
         private String classPath;
         private String stackSize = "";
         private String mainClass = "";
@@ -58,10 +62,15 @@ public record JavaCommandLine(String classPath, Map<String, String> properties, 
                 } else if (word.startsWith("-D") && word.length() > 2 && word.charAt(2) != '=') {
                     int eq = word.indexOf('=');
                     properties.put(eq < 0 ? word.substring(2) : word.substring(2, eq), eq < 0 ? "" : word.substring(eq + 1));
+                    vmArguments.add(word);
                 } else if (word.startsWith("-Xss") && word.length() > 4) {
                     stackSize = word.substring(4);
+                    vmArguments.add(word);
                 } else if (isFixed(word)) {
                     fixed.add(word);
+                    if (!word.equals("-server") && !word.equals("-client")) {
+                        vmArguments.add(word);
+                    }
                 } else if (word.startsWith("--add-opens") || word.startsWith("--add-exports")) {
                     int taken = moduleOption(i);
                     if (taken < 0) {
@@ -125,6 +134,7 @@ public record JavaCommandLine(String classPath, Map<String, String> properties, 
                     return -1;
                 }
                 (name.equals("--add-opens") ? opens : exports).add(value.substring(0, eq));
+                vmArguments.add(name + "=" + value);
                 return joined ? 1 : 2;
             }
             return 0;

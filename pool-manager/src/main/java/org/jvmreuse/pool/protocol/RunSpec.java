@@ -50,7 +50,7 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
         return new RunSpec(command.mainClass(), classPath, shared, command.args(), command.properties(), environment, cwd,
                 StreamPath.fromFrame(frame, ControlWire.STDIN, ControlWire.STDIN_KEY), StreamPath.fromFrame(frame, ControlWire.STDOUT, ControlWire.STDOUT_KEY),
                 StreamPath.fromFrame(frame, ControlWire.STDERR, ControlWire.STDERR_KEY), RunKind.parse(frame.get(ControlWire.KIND)),
-                command.addOpens(), command.addExports(), StartupInputs.fromFrame(frame, command.stackSize()));
+                command.addOpens(), command.addExports(), StartupInputs.fromFrame(frame, command));
     }
 
     /**
@@ -101,6 +101,7 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
             writeString(out, startup.localeCtype());
             writeString(out, startup.localeMessages());
             writeString(out, startup.codeset());
+            writeList(out, startup.vmArguments());
             return bytes.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -112,7 +113,7 @@ public record RunSpec(String mainClass, List<String> classPath, List<String> sha
         return new RunSpec(readString(in), readList(in), readList(in), readList(in), readMap(in), readMap(in),
                 readString(in), readStream(in), readStream(in), readStream(in), RunKind.valueOf(readString(in)),
                 readList(in), readList(in), new StartupInputs(readString(in), in.readInt(), readList(in),
-                readString(in), readString(in), readString(in)));
+                readString(in), readString(in), readString(in), readList(in)));
     }
 
     // Length-prefixed UTF-8 rather than writeUTF, which stops at 64 KiB (a long env value).

@@ -24,7 +24,8 @@ final class PoolModuleAccess {
             "java.naming/com.sun.naming.internal", "java.rmi/java.rmi.server", "java.desktop/java.beans",
             "java.base/jdk.internal.misc", "java.logging/java.util.logging", "java.sql/java.sql",
             "java.management/sun.management", "java.base/jdk.internal.loader", "java.base/java.lang.invoke",
-            "java.base/java.nio.charset", "java.base/java.nio.file.spi", "java.base/java.util");
+            "java.base/java.nio.charset", "java.base/java.nio.file.spi", "java.base/java.util",
+            "java.base/sun.net.www.protocol.jar");
 
     private PoolModuleAccess() {
     }

@@ -15,15 +15,16 @@ import org.jvmreuse.pool.protocol.StartupInputs;
 
 /**
  * What a new JVM sets once, at start-up, from its options and from the process that starts it,
- * given to one run: the default time zone and locales, the umask, the resource limits and the
- * stack size of the main thread. The encodings cannot be (the JDK caches its charsets for good):
- * a run whose encodings would differ from the slot's never gets here, the manager's admission
- * sends it to a new JVM.
+ * given to one run: the default time zone and locales, the umask, the resource limits, the
+ * stack size of the main thread and the input arguments it reports. The encodings cannot be
+ * (the JDK caches its charsets for good): a run whose encodings would differ from the slot's
+ * never gets here, the manager's admission sends it to a new JVM.
  */
 final class StartupSettings implements RunStep {
     private final SlotProfile profile;
     private final RunTimeZone timeZones;
     private final ResourceLimits limits = new ResourceLimits();
+    private final InputArguments inputArguments = new InputArguments();
     private int slotUmask = -1;
 
     /** {@code profile}: what the slot was started with, as it told its manager. */
@@ -33,7 +34,8 @@ final class StartupSettings implements RunStep {
     }
 
     /** What a run gets; {@code stackSize} 0 is the JVM's default. */
-    record Plan(TimeZone zone, RunLocale.Defaults locales, Map<String, Long> limits, int umask, long stackSize) {
+    record Plan(TimeZone zone, RunLocale.Defaults locales, Map<String, Long> limits, int umask, long stackSize,
+                List<String> inputArguments) {
     }
 
     /**
@@ -48,7 +50,8 @@ final class StartupSettings implements RunStep {
         }
         try {
             return new Plan(timeZones.of(spec.properties(), spec.environment()), RunLocale.of(runProperties),
-                    RunLimits.changes(inputs.limits(), profile.limits()), inputs.umask(), StackSize.bytes(inputs.stackSize()));
+                    RunLimits.changes(inputs.limits(), profile.limits()), inputs.umask(), StackSize.bytes(inputs.stackSize()),
+                    inputs.vmArguments());
         } catch (NotAdmitted e) {
             throw new Refused(e.getMessage()); // only if the slot no longer is what it said at HELLO
         }
@@ -68,10 +71,12 @@ final class StartupSettings implements RunStep {
             slotUmask = Native.umask(plan.umask());
         }
         limits.apply(plan.limits());
+        inputArguments.show(plan.inputArguments());
     }
 
     @Override
     public String restore(RunEnd end) {
+        inputArguments.putBack();
         if (slotUmask >= 0) {
             Native.umask(slotUmask);
             slotUmask = -1;

@@ -25,6 +25,10 @@ class JavaCommandLineTest {
         assertEquals(List.of("-server", "-Xmx2g", "-XX:+UseG1GC"), command.fixedOptions());
         assertEquals(List.of("java.base/java.lang"), command.addOpens());
         assertEquals(List.of("java.base/sun.nio.ch"), command.addExports());
+        // as `java` with these options (the main class P printing RuntimeMXBean.getInputArguments) printed them
+        assertEquals(List.of("-Xmx2g", "-XX:+UseG1GC", "-Dx=1", "-Dflag", "-Dx=2", "-Xss1m", "-Xss2m",
+                "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED"),
+                command.vmArguments());
         assertEquals("app.Main", command.mainClass());
         assertEquals(List.of("-cp", "arg"), command.args(), "what follows the main class is the program's");
         assertNull(parse("app.Main").classPath(), "no -cp: CLASSPATH or the working directory, as for java");

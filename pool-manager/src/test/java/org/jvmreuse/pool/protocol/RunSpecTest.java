@@ -55,9 +55,10 @@ class RunSpecTest {
                 .add("rlimit", "core:0:unlimited").add("rlimit", "nofile:1024:524288").add("lc_ctype", "C.UTF-8")
                 .add("lc_messages", "C").add("codeset", "UTF-8"));
         assertEquals(new StartupInputs("64m", 077, List.of("core:0:unlimited", "nofile:1024:524288"), "C.UTF-8", "C",
-                "UTF-8"), spec.startup());
+                "UTF-8", List.of("-Xss1m", "-Xss64m", "-Dk=v=w")), spec.startup());
         assertEquals(spec, RunSpec.decode(spec.encode()));
-        assertEquals(StartupInputs.SLOT, spec(request()).startup(), "not sent: as the slot's");
+        assertEquals(new StartupInputs("", -1, List.of(), "", "", "", List.of("-Dk=v=w")), spec(request()).startup(),
+                "not sent: as the slot's (the options always come with the command line)");
         assertEquals("malformed umask '999': expected octal, such as 0022", assertThrows(ProtocolException.class,
                 () -> spec(request().add("umask", "999"))).getMessage());
         assertEquals("malformed rlimit 'core:0': expected NAME:SOFT:HARD", assertThrows(ProtocolException.class,

@@ -1,5 +1,6 @@
 package org.jvmreuse.it.programs;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +12,8 @@ import java.util.TimeZone;
  * Prints what a JVM takes at start-up from its options and the process starting it, for
  * StartupSettingsTest to compare a slot against a new JVM: "zone", "locale", "encoding", "umask"
  * (the permissions of a file it creates in its directory), "limits" (lines of /proc/self/limits),
- * "stack DEPTH" (a recursion that needs a large stack of the main thread).
+ * "stack DEPTH" (a recursion that needs a large stack of the main thread), "arguments" (the JVM's
+ * input arguments, as {@code RuntimeMXBean} reports them).
  */
 public final class StartupProbe {
     private StartupProbe() {
@@ -45,6 +47,7 @@ public final class StartupProbe {
                 }
             }
             case "stack" -> System.out.println("depth=" + recurse(Integer.parseInt(args[1])));
+            case "arguments" -> System.out.println("arguments=" + ManagementFactory.getRuntimeMXBean().getInputArguments());
             default -> throw new IllegalArgumentException(args[0]);
         }
     }

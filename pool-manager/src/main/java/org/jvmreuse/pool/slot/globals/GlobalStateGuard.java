@@ -38,6 +38,7 @@ public final class GlobalStateGuard {
                 new DefaultTimeZone(),
                 new InstalledFileSystemProviders(),
                 new ThreadNameCounters(),
+                new JarUrlCache(),
                 // the JDK's cache of the last two charsets looked up: one from a run's own provider would be found by the next run
                 new StaticFields("Charset lookup cache").field("java.nio.charset.Charset", "cache1")
                         .field("java.nio.charset.Charset", "cache2")
