@@ -1,6 +1,8 @@
 package org.jvmreuse.pool.slot;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.channels.AsynchronousSocketChannel;
 import java.nio.channels.spi.SelectorProvider;
 import java.nio.charset.Charset;
@@ -23,7 +25,8 @@ import org.jvmreuse.pool.jdk.LiveThreads;
  * <p>
  * Also JDK singletons that look their providers up through the system class loader once, on
  * first use, and keep what they found (and the loader): the security providers named in
- * {@code java.security}, file system, selector and charset providers, time-zone rules. During a
+ * {@code java.security}, file system, selector and charset providers, time-zone rules, and from
+ * Java 18 the host name resolver ({@code InetAddressResolverProvider}). During a
  * run the system class loader is the run's (SystemLoaderSwitch), so the first run to use one
  * would pin its loader and hand its providers to every later run; made at slot start, they hold
  * the slot's, as before any run.
@@ -76,5 +79,10 @@ final class JdkServices {
         }
         Charset.isSupported("x-jvmreuse-none"); // the extended providers' holder, without making every JDK charset
         ZoneRulesProvider.getAvailableZoneIds();
+        try {
+            InetAddress.getByName("localhost"); // the resolver, looked up through the context loader
+        } catch (UnknownHostException e) {
+            // the resolver is made all the same; a host without localhost is not the slot's problem
+        }
     }
 }
