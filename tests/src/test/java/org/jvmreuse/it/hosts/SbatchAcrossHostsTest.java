@@ -79,36 +79,6 @@ class SbatchAcrossHostsTest {
         }
     }
 
-    @Test
-    void pageRankWithAPoolOnEveryHostMatchesTheReference() throws Exception {
-        Path hook = testbed.jobs.resolve("job-status-hook.sh");
-        Files.writeString(hook, JOB_STATUS_HOOK);
-        assertTrue(hook.toFile().setExecutable(true));
-        long id = run(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "2",
-                "JVMREUSE_MAPRED_SITE_EXTRA", "mapreduce.job.reduce.shuffle.consumer.plugin.class=" + MPI_SHUFFLE
-                        + " jvmreuse.shuffle.mode=concurrent",
-                "JVMREUSE_POST_HOOK", hook.toString()));
-        Path dir = testbed.jobs.resolve("jvmreuse-" + id);
-        String out = testbed.outputText(id);
-        assertMpiShuffleCounters(dir);
-        // How long the workload and the post hook took (the job output's times).
-        out.lines().filter(l -> l.contains("PageRank:") || l.contains("post-job hook") || l.contains("stopping:")
-                || l.contains("verify-pagerank")).forEach(l -> System.out.println("SbatchAcrossHostsTest: " + l));
-        assertTrue(out.contains("starting the pools (3 x 2 slots, heap"), "one pool per host: " + out);
-        assertEachHostsPoolServed(dir);
-        for (int i = 1; i <= 3; i++) {
-            String node = "n" + i;
-            long runs = taskRuns(dir, node);
-            assertTrue(runs >= 1, "the pool on " + node + " served no task run");
-            assertTrue(read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log")).contains("task handed to the JVM pool at"), node);
-            // On a host other than the master's the agent stops its pool and removes its socket dir.
-            if (i > 1) {
-                assertTrue(read(dir.resolve("run/nodes/" + node + "/logs/agent.log")).contains("stopping the pool at"), node);
-            }
-        }
-        assertNoSocketDirs(id);
-    }
-
     /**
      * Hadoop 3.5.0 in the same batch job across the hosts (JVMREUSE_HADOOP_VERSION, each version from
      * its own jars): the job says which Hadoop runs and names no part its pools leave stock, every host's pool
@@ -227,13 +197,19 @@ class SbatchAcrossHostsTest {
      * while a task of the job's runs in it. That task's client ends (no hung container) and YARN
      * runs the task again, as after any lost task JVM; n3's later tasks find no pool and start in
      * JVMs of their own; reducers get n3's map outputs over HTTP; the other hosts' pools serve on.
-     * The job ends with the reference result.
+     * The job ends with the reference result, and shows what the same job shows without the kill:
+     * a pool per host that served, map outputs between hosts as MPI messages (the MPI shuffle's
+     * counters, from a post hook's {@code mapred job -status}), every pool stopped, no socket dir left.
      */
     @Test
     void aHostsPoolKilledMidJobLeavesTheJobToEndWithTheReferenceResult() throws Exception {
+        Path hook = testbed.jobs.resolve("job-status-hook.sh");
+        Files.writeString(hook, JOB_STATUS_HOOK);
+        assertTrue(hook.toFile().setExecutable(true));
         long id = startPageRank(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "3",
                 "JVMREUSE_MAPRED_SITE_EXTRA", "mapreduce.job.reduce.shuffle.consumer.plugin.class=" + MPI_SHUFFLE
-                        + " jvmreuse.shuffle.mode=concurrent"));
+                        + " jvmreuse.shuffle.mode=concurrent",
+                "JVMREUSE_POST_HOOK", hook.toString()));
         Path dir = testbed.jobs.resolve("jvmreuse-" + id);
         awaitTaskInPool(id, dir, List.of("n3"), false);
         List<Long> clients = processesIn("n3", TASK_CLIENT);
@@ -255,6 +231,16 @@ class SbatchAcrossHostsTest {
 
         finish(id);
         assertPageRankVerified(id);
+        // What the same job shows without the kill, the other hosts' and n3's until its pool died.
+        assertTrue(testbed.outputText(id).contains("starting the pools (3 x 2 slots, heap"), "one pool per host");
+        assertMpiShuffleCounters(dir);
+        assertEachHostsPoolServed(dir);
+        for (String node : NODES) {
+            assertTrue(read(dir.resolve("logs/nodes/" + node + "/logs/nodemanager.log")).contains("task handed to the JVM pool at"), node);
+        }
+        // On a host other than the master's the agent stops its pool and removes its socket dir.
+        assertTrue(read(dir.resolve("run/nodes/n2/logs/agent.log")).contains("stopping the pool at"), "n2");
+        assertNoSocketDirs(id);
         System.out.println("SbatchAcrossHostsTest: n3's task clients that lost their run with the pool: "
                 + grepCount(dir.resolve("logs/nodes/n3/container-logs"), "lost the connection to the pool during the run"));
         for (String node : List.of("n1", "n2")) {
