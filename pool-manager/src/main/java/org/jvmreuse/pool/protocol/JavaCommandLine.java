@@ -29,6 +29,9 @@ public record JavaCommandLine(String classPath, Map<String, String> properties, 
                 reader.exports, reader.vmArguments, reader.mainClass, reader.args, unsupported);
     }
 
+    /** Options the launcher takes to choose the VM; the JVM does not report them among its arguments. */
+    private static final List<String> VM_CHOICE = List.of("-server", "-client");
+
     private static final class Reader {
         private final List<String> words;
         private final Map<String, String> properties = new LinkedHashMap<>();
@@ -68,7 +71,7 @@ public record JavaCommandLine(String classPath, Map<String, String> properties, 
                     vmArguments.add(word);
                 } else if (isFixed(word)) {
                     fixed.add(word);
-                    if (!word.equals("-server") && !word.equals("-client")) {
+                    if (!VM_CHOICE.contains(word)) {
                         vmArguments.add(word);
                     }
                 } else if (word.startsWith("--add-opens") || word.startsWith("--add-exports")) {
@@ -103,7 +106,7 @@ public record JavaCommandLine(String classPath, Map<String, String> properties, 
             if (word.startsWith("-XX:")) {
                 return !word.startsWith("-XX:+Print"); // options that print need a new JVM
             }
-            return word.equals("-server") || word.equals("-client");
+            return VM_CHOICE.contains(word);
         }
 
         /**
