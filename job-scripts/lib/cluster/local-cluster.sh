@@ -59,6 +59,7 @@
 #   JVMREUSE_HDFS             1: also run a NameNode and a DataNode, fs.defaultFS=hdfs://127.0.0.1:<port>;
 #                             0 (default): fs.defaultFS=file:/// (a shared file system, as on Lustre sites)
 #   JVMREUSE_DAEMON_HEAP      -Xmx of the Hadoop daemons (default 1000m, as Hadoop's scripts)
+#   JVMREUSE_DAEMON_OPTS      more JVM options for the Hadoop daemons, split on spaces (default none)
 #   JVMREUSE_HEARTBEAT_MS     the NodeManagers' heartbeat, ms (default 10 per NodeManager, at least 50)
 #   JVMREUSE_UBER             1: small jobs run their tasks inside their AM (mapreduce.job.ubertask.enable;
 #                             with --pool that AM is warm in a slot); default off, Hadoop's default

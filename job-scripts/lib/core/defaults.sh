@@ -18,6 +18,8 @@ JVMREUSE_DEFAULTS=(
     JVMREUSE_HADOOP_VERSION=2.2.0
     JVMREUSE_MPI_SHUFFLE=1 JVMREUSE_SLOT_HEAP=512m JVMREUSE_NM_MEMORY=2048 JVMREUSE_TASK_MEMORY=512
     JVMREUSE_HDFS=0 JVMREUSE_DAEMON_HEAP=1000m JVMREUSE_STOP_TIMEOUT=10
+    # more JVM options for the Hadoop daemons, split on spaces (none by default)
+    JVMREUSE_DAEMON_OPTS=
     # NodeManager heartbeat (ms); empty: 10 ms per node, within 50..1000 (jvmreuse_heartbeat_ms)
     JVMREUSE_HEARTBEAT_MS=
     # small jobs in uber mode (1/0); empty: Hadoop's default, off (jvmreuse_ubertask)

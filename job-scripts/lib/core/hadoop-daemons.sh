@@ -33,6 +33,7 @@ _jvmreuse_hadoop_cp() { printf '%s' "$JVMREUSE_HADOOP_LIB/*"; }
 jvmreuse_daemon_start() {
     local d=$1 name=$2 cp=$3 class=$4 opts=() args=() launcher=()
     shift 4
+    read -r -a opts <<<"${JVMREUSE_DAEMON_OPTS:-}"
     while [[ $# -gt 0 ]]; do
         if [[ $1 == -- ]]; then
             shift

@@ -92,9 +92,23 @@ class ExampleJobsTest {
         }
     }
 
-    /** The ResourceManager's and a NodeManager's effective configuration (their /conf page). */
+    /**
+     * The ResourceManager's and a NodeManager's effective configuration (their /conf page), and
+     * every daemon's JVM options (JVMREUSE_DAEMON_OPTS, HadoopCluster.QUICK_JVM).
+     */
     @Test
-    void templateOverrideAndExtraPropertyReachTheDaemons() throws Exception {
+    void templateOverrideExtraPropertyAndDaemonOptionsReachTheDaemons() throws Exception {
+        List<Path> pidFiles;
+        try (var files = Files.list(cluster.dir.resolve("pids"))) {
+            pidFiles = files.toList();
+        }
+        assertTrue(pidFiles.size() >= 3, "pid files of RM, JHS and NM: " + pidFiles);
+        for (Path pidFile : pidFiles) {
+            String cmdline = Files.readString(Path.of("/proc/" + Files.readString(pidFile).trim() + "/cmdline"));
+            for (String option : HadoopCluster.QUICK_JVM.split(" ")) {
+                assertTrue(cmdline.contains(option + "\0"), pidFile.getFileName() + " runs without " + option + ": " + cmdline);
+            }
+        }
         String env = Files.readString(cluster.dir.resolve("cluster.env"));
         for (String port : List.of("PORT_rm_web", "PORT_nm1_web")) {
             Matcher m = Pattern.compile("(?m)^" + port + "=(\\d+)$").matcher(env);

@@ -32,6 +32,13 @@ public final class HadoopCluster implements AutoCloseable {
      */
     public static final List<String> POOLED = List.of("-Dmapreduce.map.env=JVMREUSE_POOL=yes",
             "-Dmapreduce.reduce.env=JVMREUSE_POOL=yes", "-Dyarn.app.mapreduce.am.env=JVMREUSE_POOL=yes");
+    /**
+     * JVM options of the tests' Hadoop daemons and clients (JVMREUSE_DAEMON_OPTS,
+     * HADOOP_CLIENT_OPTS): a daemon that lives for one test class, or a job client, never earns
+     * back C2's compiles, which took a third of a small job's CPU on 2 vCPUs. Tasks, AppMasters
+     * and slots, what the tests are about, keep Hadoop's and the JVM's defaults.
+     */
+    public static final String QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
     private static final Pattern COMPLETED = Pattern.compile("runs: completed (\\d+)");
     private static final Pattern AM_COMPLETED = Pattern.compile("application masters: .*, (\\d+) completed");
 
@@ -62,7 +69,8 @@ public final class HadoopCluster implements AutoCloseable {
         // once every slot has warmed up, so that the tests' jobs find warm slots
         // (WarmUpWhileServingTest starts the cluster's default way).
         Map<String, String> all = new java.util.HashMap<>(Map.of("JVMREUSE_WARMUP_MAIN_RUNS", "1",
-                "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_WAIT_WARMUP", "1", "JVMREUSE_WARMUP_PARALLEL", "0"));
+                "JVMREUSE_WARMUP_SHUFFLE_KB", "0", "JVMREUSE_WAIT_WARMUP", "1", "JVMREUSE_WARMUP_PARALLEL", "0",
+                "JVMREUSE_DAEMON_OPTS", QUICK_JVM));
         all.putAll(env);
         cluster.started = Pool.exec(command, all, null, 300);
         if (cluster.started.code() != 0) {
@@ -142,7 +150,7 @@ public final class HadoopCluster implements AutoCloseable {
     private Result tool(String name, List<String> args, long timeoutSeconds) throws Exception {
         List<String> command = new ArrayList<>(List.of(dir.resolve("bin/" + name).toString()));
         command.addAll(args);
-        return Pool.exec(command, Map.of(), null, timeoutSeconds);
+        return Pool.exec(command, Map.of("HADOOP_CLIENT_OPTS", QUICK_JVM), null, timeoutSeconds);
     }
 
     /** {@code hadoop jar JAR args...}, failing the test if the client cannot finish in time. */

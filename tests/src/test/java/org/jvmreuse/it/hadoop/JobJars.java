@@ -85,7 +85,9 @@ public final class JobJars {
         command.add("-Dsleep.ms=" + sleepMillis);
         command.addAll(List.of(options));
         command.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder client = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        client.environment().put("HADOOP_CLIENT_OPTS", HadoopCluster.QUICK_JVM);
+        return client.start();
     }
 
     public static List<String> main(String className) {

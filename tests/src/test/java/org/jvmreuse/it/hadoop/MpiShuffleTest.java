@@ -265,7 +265,9 @@ class MpiShuffleTest {
         command.addAll(JobJars.main("SlowReduceJob"));
         command.addAll(List.of("-Dsleep.ms=120000", text.toString(), cluster.dir.resolve("data/victim").toString()));
         Path log = cluster.dir.resolve("victim.log");
-        Process victim = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder client = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        client.environment().put("HADOOP_CLIENT_OPTS", HadoopCluster.QUICK_JVM);
+        Process victim = client.start();
         String app = null;
         try {
             Path index = null;

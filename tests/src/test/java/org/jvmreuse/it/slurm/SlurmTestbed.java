@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jvmreuse.it.Pool;
 import org.jvmreuse.it.Pool.Result;
+import org.jvmreuse.it.hadoop.HadoopCluster;
 
 /**
  * A real Slurm cluster on this machine for a test (private munged, slurmctld and N slurmd
@@ -23,13 +24,18 @@ import org.jvmreuse.it.Pool.Result;
  * testbed or its jobs is left.
  */
 public final class SlurmTestbed implements AutoCloseable {
-    /** Job script settings small enough for a 2-vCPU machine: 2 slots per node, small heaps (slots serve cold, the default). */
+    /**
+     * Job script settings small enough for a 2-vCPU machine: 2 slots per node, small heaps (slots
+     * serve cold, the default), daemons and job clients without C2 (HadoopCluster.QUICK_JVM).
+     */
     public static final Map<String, String> SMALL_JOB = Map.of(
             "JVMREUSE_HOME", Pool.REPO.toString(),
             "JVMREUSE_SLOTS", "2",
             "JVMREUSE_SLOT_HEAP", "384m",
             "JVMREUSE_DAEMON_HEAP", "512m",
-            "JVMREUSE_STOP_TIMEOUT", "5");
+            "JVMREUSE_STOP_TIMEOUT", "5",
+            "JVMREUSE_DAEMON_OPTS", HadoopCluster.QUICK_JVM,
+            "HADOOP_CLIENT_OPTS", HadoopCluster.QUICK_JVM);
 
     static final Path CLI = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-slurm-testbed");
     private static final Pattern JOB_STATE = Pattern.compile("\\bJobState=(\\S+)");
