@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.jvmreuse.it.Pool;
 import org.jvmreuse.it.Pool.Result;
-import org.jvmreuse.it.RunsBesideTheOthers;
 import org.jvmreuse.it.slurm.SlurmTestbed;
 
 /**
@@ -35,7 +34,6 @@ import org.jvmreuse.it.slurm.SlurmTestbed;
  * TeraSort across the hosts with the MPI shuffle and with HTTP writes the same bytes. Faults: a
  * host's pool killed, and (last, as it leaves that host down) a whole host lost, mid-job.
  */
-@RunsBesideTheOthers
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SbatchAcrossHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.jvmreuse.it.Pool;
-import org.jvmreuse.it.RunsBesideTheOthers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.Test;
  * --hosts): one slurmd per host, each with its own name and address; an sbatch -N3 job's batch
  * script runs on n1, and srun and Open MPI's launcher place a rank on each host.
  */
-@RunsBesideTheOthers
 class SlurmAcrossHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
     private static final Path SLURM = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-slurm-testbed");

@@ -12,7 +12,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.it.Pool;
-import org.jvmreuse.it.RunsBesideTheOthers;
 import org.jvmreuse.it.slurm.SlurmTestbed;
 
 /**
@@ -21,7 +20,6 @@ import org.jvmreuse.it.slurm.SlurmTestbed;
  * injection cuts links and crashes hosts; stopping it, or starting again after a user that never
  * stopped it, leaves nothing of it on the machine.
  */
-@RunsBesideTheOthers
 class TestbedHostsTest {
     private static final Path HOSTS = Pool.REPO.resolve("job-scripts/testbed/jvmreuse-hosts");
     private static final String SOCKET = "/tmp/jvmreuse-testbed-test/pool.sock";

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.it.Pool;
 import org.jvmreuse.it.Pool.Result;
-import org.jvmreuse.it.RunsBesideTheOthers;
 import org.jvmreuse.it.hadoop.JobJars;
 
 /**
@@ -32,7 +31,6 @@ import org.jvmreuse.it.hadoop.JobJars;
  * PJM's environment on top of a Slurm allocation (mpiexec mapped to Open MPI's mpirun; no real PJM
  * exists here).
  */
-@RunsBesideTheOthers
 class HpcJobScriptTest {
     private static final Path SBATCH = Pool.REPO.resolve("job-scripts/sbatch/jvmreuse-hadoop.sbatch");
     private static final Path PJSUB = Pool.REPO.resolve("job-scripts/pjsub/jvmreuse-hadoop.pjsub");

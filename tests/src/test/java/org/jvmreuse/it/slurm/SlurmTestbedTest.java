@@ -16,7 +16,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.jvmreuse.it.Pool;
 import org.jvmreuse.it.Pool.Result;
-import org.jvmreuse.it.RunsBesideTheOthers;
 
 /**
  * The one-machine Slurm testbed that sbatch job scripts are tested on: a 3-node batch job reaches
@@ -25,7 +24,6 @@ import org.jvmreuse.it.RunsBesideTheOthers;
  * with proctrack/linuxproc a process a job leaves behind outlives the job, which is why the
  * testbed's stop sweeps.
  */
-@RunsBesideTheOthers
 class SlurmTestbedTest {
     private static final Set<String> THREE_NODES = Set.of("n1", "n2", "n3");
     private static final String HELLO_C = """
