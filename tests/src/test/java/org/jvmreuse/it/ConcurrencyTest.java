@@ -7,9 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class ConcurrencyTest {
+    private static final Pattern RUNS = Pattern.compile("runs: completed (\\d+), running (\\d+), queued (\\d+)");
+
     @Test
     void moreRequestsThanSlotsAllCompleteInArrivalOrder() throws Exception {
         int requests = 10;
@@ -17,9 +21,9 @@ class ConcurrencyTest {
             List<Process> clients = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
                 clients.add(pool.startProgram("Ordered", Integer.toString(i), "1500"));
-                // A known arrival order: wider than a client's start-up on a loaded machine,
-                // narrower than the service time, so that a queue forms.
-                Thread.sleep(150);
+                // A known arrival order: the next client starts once the pool has this one (a
+                // client's start-up on a loaded machine took longer than a fixed pause).
+                awaitRequests(pool, i + 1);
             }
             long[] startedAt = new long[requests];
             for (int i = 0; i < requests; i++) {
@@ -39,6 +43,21 @@ class ConcurrencyTest {
             String status = pool.status();
             assertTrue(status.contains("runs: completed " + requests + ","), status);
             assertTrue(status.contains("queued 0"), status);
+        }
+    }
+
+    /** Until the pool has had {@code count} requests: completed, running and queued ones. */
+    private static void awaitRequests(Pool pool, int count) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            String status = pool.status();
+            Matcher m = RUNS.matcher(status);
+            assertTrue(m.find(), status);
+            if (Integer.parseInt(m.group(1)) + Integer.parseInt(m.group(2)) + Integer.parseInt(m.group(3)) >= count) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "the pool never had request " + (count - 1) + ": " + status);
+            Thread.sleep(20);
         }
     }
 }

@@ -164,10 +164,16 @@ public final class JdkStateProbe {
         return result.get(0);
     }
 
-    /** The process reaper runs what was chained to a process handle's end before it ended. */
+    /**
+     * The process reaper runs what was chained to a process handle's end before it ended. The
+     * process (cat) ends only when its input is closed, after the chaining: a process that ended
+     * on its own could end first on a loaded machine, and the chained step then ran in this thread.
+     */
     private static String reaperState() throws Exception {
-        Process p = new ProcessBuilder("sleep", "0.1").start();
-        return p.toHandle().onExit().thenApply(ignored -> threadState(Thread.currentThread())).get(10, TimeUnit.SECONDS);
+        Process p = new ProcessBuilder("cat").start();
+        var state = p.toHandle().onExit().thenApply(ignored -> threadState(Thread.currentThread()));
+        p.getOutputStream().close();
+        return state.get(10, TimeUnit.SECONDS);
     }
 
     private static void change() throws Exception {
