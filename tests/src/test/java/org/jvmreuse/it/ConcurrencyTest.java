@@ -22,8 +22,11 @@ class ConcurrencyTest {
             for (int i = 0; i < requests; i++) {
                 clients.add(pool.startProgram("Ordered", Integer.toString(i), "1500"));
                 // A known arrival order: the next client starts once the pool has this one (a
-                // client's start-up on a loaded machine took longer than a fixed pause).
+                // client's start-up on a loaded machine took longer than a fixed pause), and
+                // 150 ms later, so that the runs' starts, spaced as their arrivals, stay apart
+                // by more than a slot's jitter; narrower than the service time, so that a queue forms.
                 awaitRequests(pool, i + 1);
+                Thread.sleep(150);
             }
             long[] startedAt = new long[requests];
             for (int i = 0; i < requests; i++) {
