@@ -39,6 +39,7 @@ public final class HadoopCluster implements AutoCloseable {
      * and slots, what the tests are about, keep Hadoop's and the JVM's defaults.
      */
     public static final String QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    private static final Map<String, String> CLIENT_ENV = Map.of("HADOOP_CLIENT_OPTS", QUICK_JVM);
     private static final Pattern COMPLETED = Pattern.compile("runs: completed (\\d+)");
     private static final Pattern AM_COMPLETED = Pattern.compile("application masters: .*, (\\d+) completed");
 
@@ -148,9 +149,23 @@ public final class HadoopCluster implements AutoCloseable {
     }
 
     private Result tool(String name, List<String> args, long timeoutSeconds) throws Exception {
+        return Pool.exec(toolCommand(name, args), CLIENT_ENV, null, timeoutSeconds);
+    }
+
+    /** {@code hadoop jar JAR args...} in the background, its output (both streams) in {@code log}. */
+    public Process startJob(Path jar, List<String> args, Path log) throws IOException {
+        List<String> all = new ArrayList<>(List.of("jar", jar.toString()));
+        all.addAll(args);
+        ProcessBuilder client = new ProcessBuilder(toolCommand("hadoop", all)).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        client.environment().putAll(CLIENT_ENV);
+        return client.start();
+    }
+
+    private List<String> toolCommand(String name, List<String> args) {
         List<String> command = new ArrayList<>(List.of(dir.resolve("bin/" + name).toString()));
         command.addAll(args);
-        return Pool.exec(command, Map.of("HADOOP_CLIENT_OPTS", QUICK_JVM), null, timeoutSeconds);
+        return command;
     }
 
     /** {@code hadoop jar JAR args...}, failing the test if the client cannot finish in time. */

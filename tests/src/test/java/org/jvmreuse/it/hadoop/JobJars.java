@@ -79,15 +79,11 @@ public final class JobJars {
     static Process sleepJob(HadoopCluster cluster, Path jar, int maps, long sleepMillis, String out, Path log,
                             String... options) throws IOException {
         Path input = lines(cluster.dir.resolve("data"), out + "-in", maps);
-        List<String> command = new java.util.ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar",
-                jar.toString()));
-        command.addAll(main("SleepJob"));
-        command.add("-Dsleep.ms=" + sleepMillis);
-        command.addAll(List.of(options));
-        command.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
-        ProcessBuilder client = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        client.environment().put("HADOOP_CLIENT_OPTS", HadoopCluster.QUICK_JVM);
-        return client.start();
+        List<String> args = new java.util.ArrayList<>(main("SleepJob"));
+        args.add("-Dsleep.ms=" + sleepMillis);
+        args.addAll(List.of(options));
+        args.addAll(List.of(input.toString(), cluster.dir.resolve("data/" + out).toString()));
+        return cluster.startJob(jar, args, log);
     }
 
     public static List<String> main(String className) {

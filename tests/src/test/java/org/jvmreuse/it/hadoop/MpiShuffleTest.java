@@ -261,13 +261,10 @@ class MpiShuffleTest {
     void aTaskOfOneJobCannotReadAnotherJobsMapOutput() throws Exception {
         Set<Path> earlier = new java.util.HashSet<>(mapIndexes());
         Path jar = JobJars.withMarker(cluster.dir, "snoop");
-        List<String> command = new ArrayList<>(List.of(cluster.dir.resolve("bin/hadoop").toString(), "jar", jar.toString()));
-        command.addAll(JobJars.main("SlowReduceJob"));
-        command.addAll(List.of("-Dsleep.ms=120000", text.toString(), cluster.dir.resolve("data/victim").toString()));
+        List<String> args = new ArrayList<>(JobJars.main("SlowReduceJob"));
+        args.addAll(List.of("-Dsleep.ms=120000", text.toString(), cluster.dir.resolve("data/victim").toString()));
         Path log = cluster.dir.resolve("victim.log");
-        ProcessBuilder client = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        client.environment().put("HADOOP_CLIENT_OPTS", HadoopCluster.QUICK_JVM);
-        Process victim = client.start();
+        Process victim = cluster.startJob(jar, args, log);
         String app = null;
         try {
             Path index = null;
