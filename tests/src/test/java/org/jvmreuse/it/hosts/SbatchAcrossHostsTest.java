@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -267,7 +268,9 @@ class SbatchAcrossHostsTest {
     @Test
     @Order(Integer.MAX_VALUE)
     void aWholeHostLostMidJobLeavesTheJobToEndWithTheReferenceResult() throws Exception {
-        long id = startPageRank(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "3",
+        // four iterations: a task runs in a pool of a host without an application master in a
+        // window that can be short, a fast machine's tasks last little more than a second
+        long id = startPageRank(Map.of("JVMREUSE_POOL", "1", "JVMREUSE_PAGERANK_NODES", "2000", "JVMREUSE_ITERATIONS", "4",
                 "JVMREUSE_YARN_SITE_EXTRA", "yarn.nm.liveness-monitor.expiry-interval-ms=15000"
                         + " yarn.resourcemanager.nm.liveness-monitor.interval-ms=1000"
                         + " yarn.client.nodemanager-connect.max-wait-ms=10000 yarn.client.nodemanager-connect.retry-interval-ms=1000",
@@ -321,9 +324,12 @@ class SbatchAcrossHostsTest {
         long deadline = System.currentTimeMillis() + 240_000;
         while (true) {
             for (String node : hosts) {
-                if (taskRuns(dir, node) > 0 && !processesIn(node, TASK_CLIENT).isEmpty()
-                        && !(withoutAppMaster && !processesIn(node, APP_MASTER).isEmpty())) {
-                    return node;
+                if (taskRuns(dir, node) > 0) {
+                    Collection<String> running = commandLinesIn(node).values();
+                    if (running.stream().anyMatch(c -> TASK_CLIENT.matcher(c).matches())
+                            && !(withoutAppMaster && running.stream().anyMatch(c -> APP_MASTER.matcher(c).matches()))) {
+                        return node;
+                    }
                 }
             }
             assertTrue(System.currentTimeMillis() < deadline && testbed.listed(id), "no pool of " + hosts
@@ -354,10 +360,17 @@ class SbatchAcrossHostsTest {
 
     /** The processes running in {@code host} whose command line matches {@code commandLine}. */
     private static List<Long> processesIn(String host, Pattern commandLine) throws Exception {
+        return commandLinesIn(host).entrySet().stream().filter(p -> commandLine.matcher(p.getValue()).matches())
+                .map(Map.Entry::getKey).toList();
+    }
+
+    /** The command line of each process running in {@code host}, by pid. */
+    private static Map<Long, String> commandLinesIn(String host) throws Exception {
         Result pids = Pool.exec(List.of(HOSTS.toString(), "pids", host), Map.of(), null, 10);
         assertEquals(0, pids.code(), pids.toString());
-        return pids.out().lines().map(Long::parseLong)
-                .filter(pid -> commandLine.matcher(SlurmTestbed.commandLine(pid)).matches()).toList();
+        Map<Long, String> commandLines = new LinkedHashMap<>();
+        pids.out().lines().map(Long::parseLong).forEach(pid -> commandLines.put(pid, SlurmTestbed.commandLine(pid)));
+        return commandLines;
     }
 
     /** The output files of a MapReduce job's output directory, by name. */
