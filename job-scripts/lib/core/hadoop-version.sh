@@ -42,8 +42,7 @@
 #                                    sets JVMREUSE_HADOOP_SLOT_OPTS, the JVM options the pools start
 #                                    with so that their slots can take the version's MapReduce
 #                                    containers under the cluster's mapred-site.xml MAPRED_SITE, and
-#                                    JVMREUSE_HADOOP_SLOT_OPTS_WHY, the line that says why (both
-#                                    empty when there are none)
+#                                    JVMREUSE_HADOOP_SLOT_OPTS_WHY, the line that says why
 #   jvmreuse_slot_heap_warning       prints why the tasks of JVMREUSE_TASK_MEMORY MB containers would
 #                                    not fit slots of JVMREUSE_SLOT_HEAP on this version, or nothing
 #   _jvmreuse_webapp_opts            the JVM options of a JVM that runs a YARN web app (RM, NM, JHS,
@@ -106,6 +105,11 @@ jvmreuse_hadoop_pool_limits() {
         "$JVMREUSE_HADOOP_VERSION" "$(printf '%s; ' "${stock[@]}" | sed 's/; $//')"
 }
 
+# Hadoop gives every MapReduce task -Djava.net.preferIPv4Stack=true (its default
+# mapreduce.admin.{map,reduce}.child.java.opts, 2.x and 3.x), and the cluster's mapred-site gives
+# its application masters the same (yarn.app.mapreduce.am.admin-command-opts): the JDK picks its IP
+# stack once, so the pools start with it, and a run that does not give it goes to a new JVM (the
+# pool's admission, StartProperties).
 # With mapreduce.jvm.add-opens-as-default true (3.4's default), 3.x's NodeManager on Java 17+ starts
 # every MapReduce AM and task with --add-opens=java.base/java.lang=ALL-UNNAMED and the two exports
 # below (ContainerLaunch's ADDITIONAL_JDK17_PLUS_OPTIONS). A slot gives a run an open and takes it
@@ -113,16 +117,17 @@ jvmreuse_hadoop_pool_limits() {
 # start with the exports: they serve the runs that ask for them, and send a run that does not (a
 # job that sets the flag false) to a new JVM, which says so in the NodeManager log (docs/hadoop.md).
 jvmreuse_hadoop_slot_jvm_opts() {
-    local value
-    JVMREUSE_HADOOP_SLOT_OPTS='' JVMREUSE_HADOOP_SLOT_OPTS_WHY=''
+    local value exports='--add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED'
+    JVMREUSE_HADOOP_SLOT_OPTS=-Djava.net.preferIPv4Stack=true
+    JVMREUSE_HADOOP_SLOT_OPTS_WHY="the slots start with $JVMREUSE_HADOOP_SLOT_OPTS, which Hadoop gives every MapReduce task and this cluster its application masters"
     [[ -n ${JVMREUSE_HADOOP_ADD_OPENS_DEFAULT:-} && ${JVMREUSE_JAVA_MAJOR:-17} -ge 17 ]] || return 0
     # The last value the site file gives (a later property wins in Hadoop), else the version's default.
     value=$(tr -d '\n' <"$1" | grep -o '<name>mapreduce\.jvm\.add-opens-as-default</name>[[:space:]]*<value>[^<]*</value>' |
         sed 's/.*<value>[[:space:]]*\([^<[:space:]]*\)[[:space:]]*<\/value>/\1/' | tail -n 1 || true)
     value=${value:-$JVMREUSE_HADOOP_ADD_OPENS_DEFAULT}
     [[ ${value,,} == true ]] || return 0
-    JVMREUSE_HADOOP_SLOT_OPTS='--add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED'
-    JVMREUSE_HADOOP_SLOT_OPTS_WHY="the slots start with $JVMREUSE_HADOOP_SLOT_OPTS, which Hadoop $JVMREUSE_HADOOP_VERSION gives every MapReduce container (mapreduce.jvm.add-opens-as-default is true)"
+    JVMREUSE_HADOOP_SLOT_OPTS+=" $exports"
+    JVMREUSE_HADOOP_SLOT_OPTS_WHY+=", and with $exports, which Hadoop $JVMREUSE_HADOOP_VERSION gives every MapReduce container (mapreduce.jvm.add-opens-as-default is true)"
 }
 
 # A task that sets no -Xmx gets Hadoop's default heap: 2.x's -Xmx200m (mapred.child.java.opts);

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * What a JVM sets once at start-up, from its options and from the process that starts it (time
  * zone, locale, encodings, umask, resource limits, the main thread's stack, the input arguments
- * it reports): each setting, run
+ * it reports, its IP stack): each setting, run
  * through the client, prints what a new {@code java} with the same options and environment
  * prints, in a slot where the slot can give it, else in the new JVM the client falls back to.
  * On the build's JDK and the newest installed one, one single-slot pool each.
@@ -111,6 +111,14 @@ class StartupSettingsTest {
     void theMainThreadGetsTheRunsStackSize(String java) throws Exception {
         same(java, true, "", List.of("-Xss64m"), Map.of(), "stack", "200000");
         same(java, true, "", List.of("-Xss1m"), Map.of(), "stack", "1000");
+    }
+
+    /** The JDK picks its IP stack once: a run that asks for another than the slots' goes to a new JVM. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anIpStackOtherThanTheSlotsGoesToANewJvm(String java) throws Exception {
+        same(java, false, "", List.of("-Djava.net.preferIPv4Stack=true"), Map.of(), "ipstack");
+        same(java, true, "", List.of(), Map.of(), "ipstack");
     }
 
     /** RuntimeMXBean's input arguments are the run's options, as a new JVM reports them, not the slot's. */

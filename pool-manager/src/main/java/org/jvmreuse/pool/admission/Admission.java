@@ -11,7 +11,8 @@ import org.jvmreuse.pool.protocol.StartupInputs;
  * before it picks a slot, against what its slots were started with ({@link SlotProfile}). A run
  * is admitted only if a slot can give it all that a new JVM started with its options and from its
  * process would have: its heap, the module access it asks for (and no more), its C library locale and the
- * encodings derived from it, its {@code -Xss}, its resource limits and its time zone. The slot
+ * encodings derived from it, its {@code -Xss}, its resource limits, its time zone and the system
+ * properties the JDK reads once ({@link StartProperties}). The slot
  * applies an admitted run with the same rules ({@link StackSize}, {@link RunLimits},
  * {@link RunZone}).
  */
@@ -48,6 +49,7 @@ public final class Admission {
             StackSize.bytes(spec.startup().stackSize());
             RunLimits.changes(spec.startup().limits(), slot.limits());
             RunZone.of(spec.properties(), spec.environment(), slot);
+            StartProperties.check(spec.properties(), slot.startProperties());
             return null;
         } catch (NotAdmitted e) {
             return e.getMessage();

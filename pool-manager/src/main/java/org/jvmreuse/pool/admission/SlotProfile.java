@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jvmreuse.pool.os.Native;
 
@@ -19,12 +20,14 @@ import org.jvmreuse.pool.os.Native;
  * What a slot was started with and a run cannot change, as the slot reports it at HELLO: its JDK,
  * its heap, the C library's locale and the encodings the JDK fixed from it, its resource limits,
  * where its time zone came from, the packages of its JVM's modules (what {@code --add-opens}
- * can name) and the access to them its start options gave every unnamed module ({@link StartAccess}). The manager admits a run against it ({@link Admission}) before it picks a slot, and
+ * can name), the access to them its start options gave every unnamed module ({@link StartAccess})
+ * and the system properties it was started with that the JDK reads once ({@link StartProperties}).
+ * The manager admits a run against it ({@link Admission}) before it picks a slot, and
  * the slot applies a run with the same rules.
  */
 public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<String, String> encodings,
                           Map<String, ResourceLimit> limits, String tz, boolean zoneFromOption,
-                          Set<String> modulePackages, StartAccess startAccess) {
+                          Set<String> modulePackages, StartAccess startAccess, Map<String, String> startProperties) {
     /** The system properties the JDK fixes at start-up from the C library's locale or its options. */
     public static final List<String> ENCODINGS = List.of("file.encoding", "sun.jnu.encoding", "native.encoding",
             "stdout.encoding", "stderr.encoding", "sun.stdout.encoding", "sun.stderr.encoding");
@@ -51,8 +54,11 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
         }
         boolean zoneFromOption = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .anyMatch(arg -> arg.startsWith("-Duser.timezone="));
+        Map<String, String> properties = new LinkedHashMap<>();
+        startProperties.stringPropertyNames().forEach(name -> properties.put(name, startProperties.getProperty(name)));
         return new SlotProfile(Runtime.version().toString(), maxHeap(), Native.nativeLocale(), encodings, limits,
-                System.getenv().getOrDefault("TZ", ""), zoneFromOption, packages, StartAccess.ofThisJvm());
+                System.getenv().getOrDefault("TZ", ""), zoneFromOption, packages, StartAccess.ofThisJvm(),
+                StartProperties.of(properties));
     }
 
     /** -Xmx as given (the heap a run asks for is compared with it), not the usable part maxMemory() reports. */
@@ -84,6 +90,11 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
             out.writeUTF(name);
         }
         startAccess.writeTo(out);
+        out.writeInt(startProperties.size());
+        for (Map.Entry<String, String> e : startProperties.entrySet()) {
+            out.writeUTF(e.getKey());
+            out.writeUTF(e.getValue());
+        }
     }
 
     public byte[] encode() {
@@ -114,8 +125,12 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
         for (int n = in.readInt(); n > 0; n--) {
             packages.add(in.readUTF());
         }
-        return new SlotProfile(jdk, heap, locale, encodings, limits, tz, zoneFromOption, packages,
-                StartAccess.readFrom(in));
+        StartAccess access = StartAccess.readFrom(in);
+        Map<String, String> properties = new TreeMap<>();
+        for (int n = in.readInt(); n > 0; n--) {
+            properties.put(in.readUTF(), in.readUTF());
+        }
+        return new SlotProfile(jdk, heap, locale, encodings, limits, tz, zoneFromOption, packages, access, properties);
     }
 
     /** What differs between this profile and {@code other}, for a slot that was started otherwise than its pool's others. */
@@ -132,6 +147,7 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
             diff.append(diff.isEmpty() ? "" : "; ").append("the JDK's module packages");
         }
         note(diff, "module access from the start", startAccess, other.startAccess);
+        note(diff, "system properties read once", startProperties, other.startProperties);
         return diff.toString();
     }
 

@@ -158,5 +158,30 @@ class AdmissionTest {
         assertEquals(exporting, SlotProfile.readFrom(new DataInputStream(new ByteArrayInputStream(exporting.encode()))));
         assertEquals("module access from the start --add-exports java.base/sun.net.dns=ALL-UNNAMED (the pool's: none)",
                 SLOT.differences(exporting));
+        SlotProfile ipv4 = TestProfiles.withStartProperties(Map.of("java.net.preferIPv4Stack", "true"));
+        assertEquals(ipv4, SlotProfile.readFrom(new DataInputStream(new ByteArrayInputStream(ipv4.encode()))));
+        assertEquals("system properties read once {java.net.preferIPv4Stack=true} (the pool's: {})", SLOT.differences(ipv4));
+    }
+
+    @Test
+    void aPropertyTheJdkReadsOnceMustBeGivenAsTheSlotWasStarted() {
+        SlotProfile ipv4 = TestProfiles.withStartProperties(Map.of("java.net.preferIPv4Stack", "true"));
+        RunSpec hadoopTask = run(Map.of("java.net.preferIPv4Stack", "true", "hadoop.metrics.log.level", "WARN"), Map.of(),
+                List.of(), StartupInputs.SLOT);
+        assertNull(refusal(hadoopTask, List.of(), ipv4));
+        assertNull(refusal(run(Map.of("hadoop.metrics.log.level", "WARN"), Map.of(), List.of(), StartupInputs.SLOT),
+                List.of(), SLOT), "a property the JDK reads at every use is the run's");
+        assertEquals("-Djava.net.preferIPv4Stack=true is not what the pool's JVMs were started with (none),"
+                + " and the JDK reads it once, at start-up or first use", refusal(hadoopTask, List.of(), SLOT));
+        assertEquals("the pool's JVMs were started with -Djava.net.preferIPv4Stack=true, which the run does not give"
+                + " (the JDK reads it once, at start-up or first use; a new JVM runs without it)", refusal(plain(), List.of(), ipv4));
+        assertEquals("-Djava.net.preferIPv4Stack=false is not what the pool's JVMs were started with (true),"
+                + " and the JDK reads it once, at start-up or first use",
+                refusal(run(Map.of("java.net.preferIPv4Stack", "false"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), ipv4));
+        for (String name : List.of("java.util.concurrent.ForkJoinPool.common.parallelism", "sun.net.inetaddr.ttl",
+                "networkaddress.cache.ttl", "java.system.class.loader", "java.security.manager", "jdk.net.hosts.file")) {
+            String refused = refusal(run(Map.of(name, "1"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), SLOT);
+            assertTrue(refused != null && refused.startsWith("-D" + name + "=1 is not"), name + ": " + refused);
+        }
     }
 }

@@ -32,12 +32,21 @@ public final class TestProfiles {
         return of(HEAP, "", access);
     }
 
+    /** A slot started with the {@code -D}s {@code startProperties} that the JDK reads once. */
+    public static SlotProfile withStartProperties(Map<String, String> startProperties) {
+        return of(HEAP, "", NO_START_ACCESS, startProperties);
+    }
+
     private static SlotProfile of(long heapBytes, String tz, StartAccess access) {
+        return of(heapBytes, tz, access, Map.of());
+    }
+
+    private static SlotProfile of(long heapBytes, String tz, StartAccess access, Map<String, String> startProperties) {
         Map<String, ResourceLimit> limits = new LinkedHashMap<>();
         limits.put("cpu", new ResourceLimit(-1, -1));
         limits.put("nofile", new ResourceLimit(4096, 4096)); // HotSpot raises the soft limit to the hard one
         limits.put("core", new ResourceLimit(0, -1));
         return new SlotProfile("17.0.99-test", heapBytes, LOCALE, Map.of("file.encoding", "UTF-8"), limits, tz, false,
-                Set.of("java.base/java.lang", "java.base/java.util", "java.sql/java.sql"), access);
+                Set.of("java.base/java.lang", "java.base/java.util", "java.sql/java.sql"), access, startProperties);
     }
 }

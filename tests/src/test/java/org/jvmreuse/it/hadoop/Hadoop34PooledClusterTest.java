@@ -58,7 +58,8 @@ class Hadoop34PooledClusterTest {
         String said = cluster.startOutput().err();
         assertTrue(!said.contains(" with pools: ") && said.contains("slots warmed up with org.jvmreuse.hadoop.warmup.TaskWarmup"),
                 "something stays stock on 3.4.2: " + said);
-        assertTrue(said.contains("the slots start with --add-exports=java.base/sun.net.dns=ALL-UNNAMED"
+        assertTrue(said.contains("the slots start with -Djava.net.preferIPv4Stack=true, which Hadoop gives every MapReduce task"
+                + " and this cluster its application masters, and with --add-exports=java.base/sun.net.dns=ALL-UNNAMED"
                 + " --add-exports=java.base/sun.net.util=ALL-UNNAMED, which Hadoop 3.4.2 gives every MapReduce container"), said);
 
         Path text = cluster.newDir("wordcount-in");

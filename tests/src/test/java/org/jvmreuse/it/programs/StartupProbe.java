@@ -1,10 +1,18 @@
 package org.jvmreuse.it.programs;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.TimeZone;
 
@@ -13,7 +21,8 @@ import java.util.TimeZone;
  * StartupSettingsTest to compare a slot against a new JVM: "zone", "locale", "encoding", "umask"
  * (the permissions of a file it creates in its directory), "limits" (lines of /proc/self/limits),
  * "stack DEPTH" (a recursion that needs a large stack of the main thread), "arguments" (the JVM's
- * input arguments, as {@code RuntimeMXBean} reports them).
+ * input arguments, as {@code RuntimeMXBean} reports them), "ipstack" (the loopback's addresses the
+ * JVM sees, and whether it can bind to {@code ::1}: the IP stack it picked at start-up).
  */
 public final class StartupProbe {
     private StartupProbe() {
@@ -48,8 +57,25 @@ public final class StartupProbe {
             }
             case "stack" -> System.out.println("depth=" + recurse(Integer.parseInt(args[1])));
             case "arguments" -> System.out.println("arguments=" + ManagementFactory.getRuntimeMXBean().getInputArguments());
+            case "ipstack" -> System.out.println("ipstack=" + ipStack());
             default -> throw new IllegalArgumentException(args[0]);
         }
+    }
+
+    private static String ipStack() throws IOException {
+        List<String> loopback = new ArrayList<>();
+        NetworkInterface lo = NetworkInterface.getByInetAddress(InetAddress.getLoopbackAddress());
+        for (InetAddress address : lo == null ? List.<InetAddress>of() : Collections.list(lo.getInetAddresses())) {
+            loopback.add(address.getHostAddress());
+        }
+        String bind;
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress("::1", 0));
+            bind = "bound";
+        } catch (IOException e) {
+            bind = e.getClass().getSimpleName();
+        }
+        return loopback + " ::1 " + bind;
     }
 
     private static int recurse(int n) {

@@ -1,0 +1,61 @@
+package org.jvmreuse.pool.admission;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * System properties the JDK acts on once per JVM, at its start or at first use, so that a run's
+ * {@code -D} of one would be in its {@code System.getProperties()} while the slot's JVM goes on as
+ * it was started: the IP stack ({@code java.net.preferIPv4Stack}, which Hadoop gives every task),
+ * the system class loader, the security manager and properties, locale providers, the common
+ * pool, name service caches and hosts file, the {@code sun.net} network defaults. A run is
+ * admitted only if it gives each of them as the slot's JVM was started with it, or leaves it unset
+ * as the slot did; otherwise a new JVM runs it as asked.
+ */
+public final class StartProperties {
+    private static final List<String> NAMES = List.of("java.net.preferIPv4Stack", "java.net.preferIPv6Addresses",
+            "java.system.class.loader", "java.security.manager", "java.security.properties", "java.locale.providers",
+            "jdk.net.hosts.file");
+    private static final List<String> PREFIXES = List.of("java.util.concurrent.ForkJoinPool.common.",
+            "networkaddress.cache.", "sun.net.");
+
+    private StartProperties() {
+    }
+
+    static boolean readOnce(String name) {
+        return NAMES.contains(name) || PREFIXES.stream().anyMatch(name::startsWith);
+    }
+
+    /** Those of {@code properties} the JDK reads once, by name. */
+    public static Map<String, String> of(Map<String, String> properties) {
+        Map<String, String> chosen = new TreeMap<>();
+        properties.forEach((name, value) -> {
+            if (readOnce(name)) {
+                chosen.put(name, value);
+            }
+        });
+        return chosen;
+    }
+
+    /** Refuses a run whose {@code -D}s ({@code run}) give one of them otherwise than the slot's JVM was started ({@code slot}). */
+    static void check(Map<String, String> run, Map<String, String> slot) {
+        TreeSet<String> names = new TreeSet<>(slot.keySet());
+        run.keySet().stream().filter(StartProperties::readOnce).forEach(names::add);
+        for (String name : names) {
+            String given = run.get(name);
+            String started = slot.get(name);
+            if (Objects.equals(given, started)) {
+                continue;
+            }
+            throw new NotAdmitted(given == null
+                    ? "the pool's JVMs were started with -D" + name + "=" + started + ", which the run does not give"
+                            + " (the JDK reads it once, at start-up or first use; a new JVM runs without it)"
+                    : "-D" + name + "=" + given + (started == null ? " is not what the pool's JVMs were started with (none)"
+                            : " is not what the pool's JVMs were started with (" + started + ")")
+                            + ", and the JDK reads it once, at start-up or first use");
+        }
+    }
+}
