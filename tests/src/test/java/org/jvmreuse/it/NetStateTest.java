@@ -3,6 +3,8 @@ package org.jvmreuse.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -10,10 +12,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * java.net, security, JNDI and java.beans registries a run changes (set-once factories included)
- * are what a new JVM shows in the next run on the same slot, on Java 17 and on the newest JDK.
+ * are what a new JVM shows in the next run on the same slot, on Java 17 and on the newest JDK; what
+ * the slot cannot put back (the default TLS managers a run's trust store made) retires it.
  */
 class NetStateTest extends OneSlotPoolTest {
     private static final String PROBE = "org.jvmreuse.it.programs.NetStateProbe";
+    private static final String TLS = "org.jvmreuse.it.programs.TlsDefault";
 
     @Test
     void aRunAfterOneThatChangedEveryRegistrySeesThemAsANewJvm() throws Exception {
@@ -26,6 +30,30 @@ class NetStateTest extends OneSlotPoolTest {
         Assumptions.assumeTrue(newest != null && Jdks.major(newest) != Jdks.major(Jdks.DEFAULT), "no other JDK installed");
         try (Pool onNewest = Pool.start(1, newest)) {
             assertChangeThenProbeAsFresh(onNewest);
+        }
+    }
+
+    /**
+     * The JDK makes its default TLS key and trust managers once per JVM, from the trust store
+     * properties of that moment: a run that set them retires its slot, and the next run sees what
+     * a new JVM does (here the slot would have kept the run's broken store for every later run).
+     */
+    @Test
+    void aRunThatSetTheTlsStoresRetiresItsSlot() throws Exception {
+        Path junk = Files.createTempFile("jrt-junk", ".ks");
+        Files.writeString(junk, "no key store\n");
+        try (Pool own = Pool.start(1)) {
+            Pool.Result fresh = Pool.exec(List.of(own.java, "-cp", Pool.PROGRAMS, TLS), Map.of(), null, 60);
+            assertEquals("default TLS context: Default\n", fresh.out(), fresh.toString());
+            Pool.Result set = own.program("TlsDefault", junk.toString());
+            assertTrue(set.out().startsWith("no default TLS context: ") && set.err().contains("running in slot 0"), set.toString());
+            own.awaitStatus("retired 1", 10_000);
+            String status = own.status();
+            assertTrue(status.contains("the run changed javax.net.ssl.trustStore, which the JDK reads once per JVM"), status);
+            Pool.Result next = own.program("TlsDefault");
+            assertEquals(fresh.out(), next.out(), next.toString());
+        } finally {
+            Files.delete(junk);
         }
     }
 

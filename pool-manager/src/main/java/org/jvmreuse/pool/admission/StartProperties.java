@@ -10,17 +10,20 @@ import java.util.TreeSet;
  * System properties the JDK acts on once per JVM, at its start or at first use, so that a run's
  * {@code -D} of one would be in its {@code System.getProperties()} while the slot's JVM goes on as
  * it was started: the IP stack ({@code java.net.preferIPv4Stack}, which Hadoop gives every task),
- * the system class loader, the security manager and properties, locale providers, the common
- * pool, name service caches and hosts file, the {@code sun.net} network defaults. A run is
+ * the system class loader, the security manager and properties, the seed source, locale
+ * providers, the selector, channel and zone rules providers, the common pool, name service caches
+ * and hosts file, the {@code sun.net} network defaults, the default TLS key and trust stores
+ * ({@code javax.net.ssl.*}) and TLS settings ({@code jdk.tls.*}). A run is
  * admitted only if it gives each of them as the slot's JVM was started with it, or leaves it unset
  * as the slot did; otherwise a new JVM runs it as asked.
  */
 public final class StartProperties {
     private static final List<String> NAMES = List.of("java.net.preferIPv4Stack", "java.net.preferIPv6Addresses",
-            "java.system.class.loader", "java.security.manager", "java.security.properties", "java.locale.providers",
-            "jdk.net.hosts.file");
+            "java.system.class.loader", "java.security.manager", "java.security.properties", "java.security.egd",
+            "java.locale.providers", "jdk.net.hosts.file", "java.nio.channels.spi.SelectorProvider",
+            "java.nio.channels.spi.AsynchronousChannelProvider", "java.time.zone.DefaultZoneRulesProvider");
     private static final List<String> PREFIXES = List.of("java.util.concurrent.ForkJoinPool.common.",
-            "networkaddress.cache.", "sun.net.");
+            "networkaddress.cache.", "sun.net.", "javax.net.ssl.", "jdk.tls.");
 
     private StartProperties() {
     }

@@ -3,7 +3,10 @@ package org.jvmreuse.pool.slot;
 import java.io.File;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import org.jvmreuse.pool.protocol.RunSpec;
 
 /**
@@ -25,9 +28,37 @@ final class RunProperties implements RunStep {
 
     @Override
     public String restore(RunEnd end) {
+        Properties ran = System.getProperties();
         System.setProperties(slotProperties);
         tempDirectory.restore();
-        return null;
+        return tlsStoreChange(ran);
+    }
+
+    /**
+     * The JDK's default TLS key and trust managers (those of {@code SSLContext.getDefault()}) are
+     * made once per JVM, on first use, from the {@code javax.net.ssl.keyStore*} and
+     * {@code trustStore*} properties of that moment, and kept: a run that set one may have had its
+     * store made the JVM's for good (a {@code -D} of them goes to a new JVM: admission's
+     * StartProperties). What the slot cannot put back retires it.
+     */
+    private String tlsStoreChange(Properties ran) {
+        Map<String, Object> before = tlsStores(baseline);
+        Map<String, Object> after = tlsStores(ran);
+        Set<String> changed = new TreeSet<>(before.keySet());
+        changed.addAll(after.keySet());
+        changed.removeIf(name -> Objects.equals(before.get(name), after.get(name)));
+        return changed.isEmpty() ? null : "the run changed " + String.join(", ", changed)
+                + ", which the JDK reads once per JVM for its default TLS key and trust managers";
+    }
+
+    private static Map<String, Object> tlsStores(Map<Object, Object> properties) {
+        Map<String, Object> stores = new HashMap<>();
+        properties.forEach((name, value) -> {
+            if (name instanceof String key && (key.startsWith("javax.net.ssl.keyStore") || key.startsWith("javax.net.ssl.trustStore"))) {
+                stores.put(key, value);
+            }
+        });
+        return stores;
     }
 
     /** The JVM's own, then what {@code java} sets for the run's command line, then the run's {@code -D} values. */

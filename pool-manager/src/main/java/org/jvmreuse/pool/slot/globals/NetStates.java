@@ -32,8 +32,9 @@ final class NetStates {
     }
 
     /**
-     * Put back even when the run only made the JDK build its lazy default: that default is built
-     * from the run's javax.net.ssl.* system properties, so the next run builds its own.
+     * Put back even when the run only made the JDK build its lazy default, so the next run builds
+     * its own (with the key and trust managers the JDK made once: a run that changed their
+     * javax.net.ssl.* properties retires its slot, RunProperties).
      */
     static StaticFields tls() {
         return new StaticFields("TLS defaults (SSLContext.setDefault, HttpsURLConnection default factory and verifier)")
