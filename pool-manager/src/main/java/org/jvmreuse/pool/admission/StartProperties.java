@@ -13,7 +13,9 @@ import java.util.TreeSet;
  * the system class loader, the security manager and properties, the seed source, locale
  * providers, the selector, channel and zone rules providers, the common pool, name service caches
  * and hosts file, the {@code sun.net} network defaults, the default TLS key and trust stores
- * ({@code javax.net.ssl.*}) and TLS settings ({@code jdk.tls.*}). A run is
+ * ({@code javax.net.ssl.*}) and TLS settings ({@code jdk.tls.*}), the serial filter, the
+ * java.util.logging manager and configuration, RMI's settings and the management agent's
+ * ({@code com.sun.management.*}, read as the JVM starts). A run is
  * admitted only if it gives each of them as the slot's JVM was started with it, or leaves it unset
  * as the slot did; otherwise a new JVM runs it as asked.
  */
@@ -21,9 +23,12 @@ public final class StartProperties {
     private static final List<String> NAMES = List.of("java.net.preferIPv4Stack", "java.net.preferIPv6Addresses",
             "java.system.class.loader", "java.security.manager", "java.security.properties", "java.security.egd",
             "java.locale.providers", "jdk.net.hosts.file", "java.nio.channels.spi.SelectorProvider",
-            "java.nio.channels.spi.AsynchronousChannelProvider", "java.time.zone.DefaultZoneRulesProvider");
+            "java.nio.channels.spi.AsynchronousChannelProvider", "java.time.zone.DefaultZoneRulesProvider",
+            "jdk.serialFilter", "jdk.serialFilterFactory", "java.util.logging.config.file",
+            "java.util.logging.config.class", "java.util.logging.manager");
     private static final List<String> PREFIXES = List.of("java.util.concurrent.ForkJoinPool.common.",
-            "networkaddress.cache.", "sun.net.", "javax.net.ssl.", "jdk.tls.");
+            "networkaddress.cache.", "sun.net.", "javax.net.ssl.", "jdk.tls.", "java.rmi.", "sun.rmi.",
+            "com.sun.management.");
 
     private StartProperties() {
     }

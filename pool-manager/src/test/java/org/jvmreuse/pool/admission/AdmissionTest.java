@@ -180,7 +180,8 @@ class AdmissionTest {
                 refusal(run(Map.of("java.net.preferIPv4Stack", "false"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), ipv4));
         for (String name : List.of("java.util.concurrent.ForkJoinPool.common.parallelism", "sun.net.inetaddr.ttl",
                 "networkaddress.cache.ttl", "java.system.class.loader", "java.security.manager", "jdk.net.hosts.file",
-                "javax.net.ssl.trustStore", "jdk.tls.client.protocols", "java.nio.channels.spi.SelectorProvider")) {
+                "javax.net.ssl.trustStore", "jdk.tls.client.protocols", "java.nio.channels.spi.SelectorProvider",
+                "jdk.serialFilter", "java.util.logging.config.file", "com.sun.management.jmxremote.port")) {
             String refused = refusal(run(Map.of(name, "1"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), SLOT);
             assertTrue(refused != null && refused.startsWith("-D" + name + "=1 is not"), name + ": " + refused);
         }
