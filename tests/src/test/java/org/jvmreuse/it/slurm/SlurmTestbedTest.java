@@ -119,7 +119,11 @@ class SlurmTestbedTest {
                 #SBATCH -t 5
                 sleep 607 &
                 srun sleep 606
+                wait
                 """);
+        // wait: the batch shell outlives its srun step's end, so its background child is still
+        // in its process tree when the batch step is signalled (proctrack/linuxproc follows parent
+        // pids: a child whose shell ended first is left behind, aProcessAJobLeavesBehind... below)
         testbed.awaitState(id, "RUNNING", 30_000);
         List<Long> before = awaitProcesses(id, 15_000);
         long sleeps = before.stream().filter(p -> isCommand(p, "sleep 606")).count();
