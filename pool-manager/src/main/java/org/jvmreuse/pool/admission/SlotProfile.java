@@ -54,11 +54,9 @@ public record SlotProfile(String jdk, long maxHeapBytes, String locale, Map<Stri
         }
         boolean zoneFromOption = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .anyMatch(arg -> arg.startsWith("-Duser.timezone="));
-        Map<String, String> properties = new LinkedHashMap<>();
-        startProperties.stringPropertyNames().forEach(name -> properties.put(name, startProperties.getProperty(name)));
         return new SlotProfile(Runtime.version().toString(), maxHeap(), Native.nativeLocale(), encodings, limits,
                 System.getenv().getOrDefault("TZ", ""), zoneFromOption, packages, StartAccess.ofThisJvm(),
-                StartProperties.of(properties));
+                StartProperties.of(startProperties));
     }
 
     /** -Xmx as given (the heap a run asks for is compared with it), not the usable part maxMemory() reports. */

@@ -3,6 +3,7 @@ package org.jvmreuse.pool.admission;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -38,13 +39,13 @@ public final class StartProperties {
     }
 
     /** Those of {@code properties} the JDK reads once, by name. */
-    public static Map<String, String> of(Map<String, String> properties) {
+    static Map<String, String> of(Properties properties) {
         Map<String, String> chosen = new TreeMap<>();
-        properties.forEach((name, value) -> {
+        for (String name : properties.stringPropertyNames()) {
             if (readOnce(name)) {
-                chosen.put(name, value);
+                chosen.put(name, properties.getProperty(name));
             }
-        });
+        }
         return chosen;
     }
 
@@ -61,9 +62,8 @@ public final class StartProperties {
             throw new NotAdmitted(given == null
                     ? "the pool's JVMs were started with -D" + name + "=" + started + ", which the run does not give"
                             + " (the JDK reads it once, at start-up or first use; a new JVM runs without it)"
-                    : "-D" + name + "=" + given + (started == null ? " is not what the pool's JVMs were started with (none)"
-                            : " is not what the pool's JVMs were started with (" + started + ")")
-                            + ", and the JDK reads it once, at start-up or first use");
+                    : "-D" + name + "=" + given + " is not what the pool's JVMs were started with ("
+                            + Objects.requireNonNullElse(started, "none") + "), and the JDK reads it once, at start-up or first use");
         }
     }
 }

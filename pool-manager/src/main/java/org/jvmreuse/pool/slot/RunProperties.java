@@ -16,6 +16,7 @@ import org.jvmreuse.pool.protocol.RunSpec;
 final class RunProperties implements RunStep {
     private final Properties slotProperties = System.getProperties();
     private final Map<Object, Object> baseline = Map.copyOf(slotProperties);
+    private final Map<String, Object> baselineTlsStores = tlsStores(baseline);
     private final LibraryPathDefault libraryPath = new LibraryPathDefault(System.getProperty("java.library.path", ""),
             System.getenv("LD_LIBRARY_PATH"));
     private final TempDirectory tempDirectory = new TempDirectory();
@@ -42,11 +43,10 @@ final class RunProperties implements RunStep {
      * StartProperties). What the slot cannot put back retires it.
      */
     private String tlsStoreChange(Properties ran) {
-        Map<String, Object> before = tlsStores(baseline);
         Map<String, Object> after = tlsStores(ran);
-        Set<String> changed = new TreeSet<>(before.keySet());
+        Set<String> changed = new TreeSet<>(baselineTlsStores.keySet());
         changed.addAll(after.keySet());
-        changed.removeIf(name -> Objects.equals(before.get(name), after.get(name)));
+        changed.removeIf(name -> Objects.equals(baselineTlsStores.get(name), after.get(name)));
         return changed.isEmpty() ? null : "the run changed " + String.join(", ", changed)
                 + ", which the JDK reads once per JVM for its default TLS key and trust managers";
     }
