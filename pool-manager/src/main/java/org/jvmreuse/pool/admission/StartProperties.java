@@ -39,7 +39,7 @@ public final class StartProperties {
     }
 
     /** Those of {@code properties} the JDK reads once, by name. */
-    static Map<String, String> of(Properties properties) {
+    public static Map<String, String> of(Properties properties) {
         Map<String, String> chosen = new TreeMap<>();
         for (String name : properties.stringPropertyNames()) {
             if (readOnce(name)) {

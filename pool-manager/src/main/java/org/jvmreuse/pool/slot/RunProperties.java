@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jvmreuse.pool.admission.StartProperties;
 import org.jvmreuse.pool.protocol.RunSpec;
 
 /**
@@ -16,7 +17,7 @@ import org.jvmreuse.pool.protocol.RunSpec;
 final class RunProperties implements RunStep {
     private final Properties slotProperties = System.getProperties();
     private final Map<Object, Object> baseline = Map.copyOf(slotProperties);
-    private final Map<String, Object> baselineTlsStores = tlsStores(baseline);
+    private final Map<String, String> startProperties = StartProperties.of(slotProperties);
     private final LibraryPathDefault libraryPath = new LibraryPathDefault(System.getProperty("java.library.path", ""),
             System.getenv("LD_LIBRARY_PATH"));
     private final TempDirectory tempDirectory = new TempDirectory();
@@ -32,33 +33,24 @@ final class RunProperties implements RunStep {
         Properties ran = System.getProperties();
         System.setProperties(slotProperties);
         tempDirectory.restore();
-        return tlsStoreChange(ran);
+        return readOnceChange(ran);
     }
 
     /**
-     * The JDK's default TLS key and trust managers (those of {@code SSLContext.getDefault()}) are
-     * made once per JVM, on first use, from the {@code javax.net.ssl.keyStore*} and
-     * {@code trustStore*} properties of that moment, and kept: a run that set one may have had its
-     * store made the JVM's for good (a {@code -D} of them goes to a new JVM: admission's
-     * StartProperties). What the slot cannot put back retires it.
+     * A property the JDK reads once per JVM (admission's {@link StartProperties}: the IP stack, the
+     * default TLS key and trust stores, the {@code sun.net} defaults, ...) that the run set or
+     * cleared in its code: if the JDK first read it during the run, the run's value is the JVM's
+     * for good (the default TLS managers are made from the stores' properties of their first use
+     * and kept), and the slot cannot tell whether it did. What the slot cannot put back retires
+     * it. A run's {@code -D} of one never gets here: admission sends it to a new JVM.
      */
-    private String tlsStoreChange(Properties ran) {
-        Map<String, Object> after = tlsStores(ran);
-        Set<String> changed = new TreeSet<>(baselineTlsStores.keySet());
+    private String readOnceChange(Properties ran) {
+        Map<String, String> after = StartProperties.of(ran);
+        Set<String> changed = new TreeSet<>(startProperties.keySet());
         changed.addAll(after.keySet());
-        changed.removeIf(name -> Objects.equals(baselineTlsStores.get(name), after.get(name)));
+        changed.removeIf(name -> Objects.equals(startProperties.get(name), after.get(name)));
         return changed.isEmpty() ? null : "the run changed " + String.join(", ", changed)
-                + ", which the JDK reads once per JVM for its default TLS key and trust managers";
-    }
-
-    private static Map<String, Object> tlsStores(Map<Object, Object> properties) {
-        Map<String, Object> stores = new HashMap<>();
-        properties.forEach((name, value) -> {
-            if (name instanceof String key && (key.startsWith("javax.net.ssl.keyStore") || key.startsWith("javax.net.ssl.trustStore"))) {
-                stores.put(key, value);
-            }
-        });
-        return stores;
+                + ", which the JDK reads once per JVM, and may have made the run's value the slot's for good";
     }
 
     /** The JVM's own, then what {@code java} sets for the run's command line, then the run's {@code -D} values. */
