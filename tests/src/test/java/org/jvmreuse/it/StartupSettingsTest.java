@@ -121,6 +121,14 @@ class StartupSettingsTest {
         same(java, true, "", List.of(), Map.of(), "ipstack");
     }
 
+    /** The JDK fixes System.lineSeparator() as it starts: another than the slots' goes to a new JVM, the slots' own stays. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aLineSeparatorOtherThanTheSlotsGoesToANewJvm(String java) throws Exception {
+        same(java, false, "", List.of("-Dline.separator=\r\n"), Map.of(), "lines");
+        same(java, true, "", List.of("-Dline.separator=\n"), Map.of(), "lines");
+    }
+
     /** RuntimeMXBean's input arguments are the run's options, as a new JVM reports them, not the slot's. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")

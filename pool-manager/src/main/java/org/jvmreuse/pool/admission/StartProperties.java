@@ -18,7 +18,9 @@ import java.util.TreeSet;
  * java.util.logging manager and configuration, RMI's settings and the management agent's
  * ({@code com.sun.management.*}, read as the JVM starts). A run is
  * admitted only if it gives each of them as the slot's JVM was started with it, or leaves it unset
- * as the slot did; otherwise a new JVM runs it as asked.
+ * as the slot did; otherwise a new JVM runs it as asked. {@code line.separator} the JDK sets itself
+ * (and fixes {@code System.lineSeparator()} with it as it starts): a run that leaves it out gets
+ * what a new JVM on the same system would, one that gives it must give the slot's.
  */
 public final class StartProperties {
     private static final List<String> NAMES = List.of("java.net.preferIPv4Stack", "java.net.preferIPv6Addresses",
@@ -30,12 +32,18 @@ public final class StartProperties {
     private static final List<String> PREFIXES = List.of("java.util.concurrent.ForkJoinPool.common.",
             "networkaddress.cache.", "sun.net.", "javax.net.ssl.", "jdk.tls.", "java.rmi.", "sun.rmi.",
             "com.sun.management.");
+    private static final List<String> SET_BY_THE_JDK = List.of("line.separator");
 
     private StartProperties() {
     }
 
     static boolean readOnce(String name) {
-        return NAMES.contains(name) || PREFIXES.stream().anyMatch(name::startsWith);
+        return NAMES.contains(name) || SET_BY_THE_JDK.contains(name) || PREFIXES.stream().anyMatch(name::startsWith);
+    }
+
+    /** Whether the JDK gives the property a value of its own and acts on it only as the JVM starts, so that code cannot change what it made of it. */
+    public static boolean setByTheJdk(String name) {
+        return SET_BY_THE_JDK.contains(name);
     }
 
     /** Those of {@code properties} the JDK reads once, by name. */
@@ -56,14 +64,18 @@ public final class StartProperties {
         for (String name : names) {
             String given = run.get(name);
             String started = slot.get(name);
-            if (Objects.equals(given, started)) {
+            if (Objects.equals(given, started) || given == null && setByTheJdk(name)) {
                 continue;
             }
             throw new NotAdmitted(given == null
-                    ? "the pool's JVMs were started with -D" + name + "=" + started + ", which the run does not give"
+                    ? "the pool's JVMs were started with -D" + name + "=" + shown(started) + ", which the run does not give"
                             + " (the JDK reads it once, at start-up or first use; a new JVM runs without it)"
-                    : "-D" + name + "=" + given + " is not what the pool's JVMs were started with ("
-                            + Objects.requireNonNullElse(started, "none") + "), and the JDK reads it once, at start-up or first use");
+                    : "-D" + name + "=" + shown(given) + " is not what the pool's JVMs were started with ("
+                            + (started == null ? "none" : shown(started)) + "), and the JDK reads it once, at start-up or first use");
         }
+    }
+
+    private static String shown(String value) {
+        return value.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
     }
 }

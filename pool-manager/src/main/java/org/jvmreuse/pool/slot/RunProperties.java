@@ -48,7 +48,7 @@ final class RunProperties implements RunStep {
         Map<String, String> after = StartProperties.of(ran);
         Set<String> changed = new TreeSet<>(startProperties.keySet());
         changed.addAll(after.keySet());
-        changed.removeIf(name -> Objects.equals(startProperties.get(name), after.get(name)));
+        changed.removeIf(name -> Objects.equals(startProperties.get(name), after.get(name)) || StartProperties.setByTheJdk(name));
         return changed.isEmpty() ? null : "the run changed " + String.join(", ", changed)
                 + ", which the JDK reads once per JVM, and may have made the run's value the slot's for good";
     }

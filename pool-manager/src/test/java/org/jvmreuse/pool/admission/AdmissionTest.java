@@ -186,4 +186,14 @@ class AdmissionTest {
             assertTrue(refused != null && refused.startsWith("-D" + name + "=1 is not"), name + ": " + refused);
         }
     }
+
+    @Test
+    void aLineSeparatorIsTheJdksUnlessTheRunGivesAnotherThanTheSlots() {
+        SlotProfile unix = TestProfiles.withStartProperties(Map.of("line.separator", "\n"));
+        assertNull(refusal(plain(), List.of(), unix), "left out: the JDK's own, as in a new JVM on the same system");
+        assertNull(refusal(run(Map.of("line.separator", "\n"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), unix));
+        assertEquals("-Dline.separator=\\r\\n is not what the pool's JVMs were started with (\\n), and the JDK reads it once,"
+                + " at start-up or first use",
+                refusal(run(Map.of("line.separator", "\r\n"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), unix));
+    }
 }

@@ -22,7 +22,8 @@ import java.util.TimeZone;
  * (the permissions of a file it creates in its directory), "limits" (lines of /proc/self/limits),
  * "stack DEPTH" (a recursion that needs a large stack of the main thread), "arguments" (the JVM's
  * input arguments, as {@code RuntimeMXBean} reports them), "ipstack" (the loopback's addresses the
- * JVM sees, and whether it can bind to {@code ::1}: the IP stack it picked at start-up).
+ * JVM sees, and whether it can bind to {@code ::1}: the IP stack it picked at start-up), "lines"
+ * (the characters of the line separator, which {@code println} ends the line with too).
  */
 public final class StartupProbe {
     private StartupProbe() {
@@ -58,6 +59,7 @@ public final class StartupProbe {
             case "stack" -> System.out.println("depth=" + recurse(Integer.parseInt(args[1])));
             case "arguments" -> System.out.println("arguments=" + ManagementFactory.getRuntimeMXBean().getInputArguments());
             case "ipstack" -> System.out.println("ipstack=" + ipStack());
+            case "lines" -> System.out.println("separator=" + System.lineSeparator().chars().boxed().toList());
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
