@@ -15,7 +15,8 @@ import java.util.TreeSet;
  * providers, the selector, channel and zone rules providers, the common pool, name service caches
  * and hosts file, the {@code sun.net} network defaults, the default TLS key and trust stores
  * ({@code javax.net.ssl.*}) and TLS settings ({@code jdk.tls.*}), the serial filter, the
- * java.util.logging manager and configuration, RMI's settings and the management agent's
+ * java.util.logging manager and configuration, the security and TLS debug switches
+ * ({@code java.security.debug}, {@code javax.net.debug}, Kerberos'), RMI's settings and the management agent's
  * ({@code com.sun.management.*}, read as the JVM starts). A run is
  * admitted only if it gives each of them as the slot's JVM was started with it, or leaves it unset
  * as the slot did; otherwise a new JVM runs it as asked. {@code line.separator} the JDK sets itself
@@ -28,7 +29,8 @@ public final class StartProperties {
             "java.locale.providers", "jdk.net.hosts.file", "java.nio.channels.spi.SelectorProvider",
             "java.nio.channels.spi.AsynchronousChannelProvider", "java.time.zone.DefaultZoneRulesProvider",
             "jdk.serialFilter", "jdk.serialFilterFactory", "java.util.logging.config.file",
-            "java.util.logging.config.class", "java.util.logging.manager");
+            "java.util.logging.config.class", "java.util.logging.manager", "javax.net.debug", "java.security.debug",
+            "java.security.auth.debug", "sun.security.krb5.debug", "sun.security.spnego.debug");
     private static final List<String> PREFIXES = List.of("java.util.concurrent.ForkJoinPool.common.",
             "networkaddress.cache.", "sun.net.", "javax.net.ssl.", "jdk.tls.", "java.rmi.", "sun.rmi.",
             "com.sun.management.");

@@ -181,7 +181,8 @@ class AdmissionTest {
         for (String name : List.of("java.util.concurrent.ForkJoinPool.common.parallelism", "sun.net.inetaddr.ttl",
                 "networkaddress.cache.ttl", "java.system.class.loader", "java.security.manager", "jdk.net.hosts.file",
                 "javax.net.ssl.trustStore", "jdk.tls.client.protocols", "java.nio.channels.spi.SelectorProvider",
-                "jdk.serialFilter", "java.util.logging.config.file", "com.sun.management.jmxremote.port")) {
+                "jdk.serialFilter", "java.util.logging.config.file", "com.sun.management.jmxremote.port", "javax.net.debug",
+                "java.security.debug", "sun.security.krb5.debug")) {
             String refused = refusal(run(Map.of(name, "1"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), SLOT);
             assertTrue(refused != null && refused.startsWith("-D" + name + "=1 is not"), name + ": " + refused);
         }
