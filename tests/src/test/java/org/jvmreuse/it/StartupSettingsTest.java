@@ -121,12 +121,18 @@ class StartupSettingsTest {
         same(java, true, "", List.of(), Map.of(), "ipstack");
     }
 
-    /** The JDK fixes System.lineSeparator() as it starts: another than the slots' goes to a new JVM, the slots' own stays. */
+    /**
+     * The JDK fixes System.lineSeparator() as it starts, and Arrays' choice of merge sort when it
+     * first sorts objects (the slot already has): a run that asks for another than the slots' goes
+     * to a new JVM (with the legacy sort, a comparator that breaks its contract sorts, where TimSort
+     * throws), the slots' own stays.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
-    void aLineSeparatorOtherThanTheSlotsGoesToANewJvm(String java) throws Exception {
+    void aLineSeparatorOrSortOtherThanTheSlotsGoesToANewJvm(String java) throws Exception {
         same(java, false, "", List.of("-Dline.separator=\r\n"), Map.of(), "lines");
         same(java, true, "", List.of("-Dline.separator=\n"), Map.of(), "lines");
+        same(java, false, "", List.of("-Djava.util.Arrays.useLegacyMergeSort=true"), Map.of(), "sort");
     }
 
     /** RuntimeMXBean's input arguments are the run's options, as a new JVM reports them, not the slot's. */

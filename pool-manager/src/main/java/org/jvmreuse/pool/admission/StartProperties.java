@@ -8,32 +8,42 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * System properties the JDK acts on once per JVM, at its start or at first use, so that a run's
- * {@code -D} of one would be in its {@code System.getProperties()} while the slot's JVM goes on as
- * it was started: the IP stack ({@code java.net.preferIPv4Stack}, which Hadoop gives every task),
- * the system class loader, the security manager and properties, the seed source, locale
- * providers, the selector, channel and zone rules providers, the common pool, name service caches
- * and hosts file, the {@code sun.net} network defaults, the default TLS key and trust stores
- * ({@code javax.net.ssl.*}) and TLS settings ({@code jdk.tls.*}), the serial filter, the
- * java.util.logging manager and configuration, the security and TLS debug switches
- * ({@code java.security.debug}, {@code javax.net.debug}, Kerberos'), RMI's settings and the management agent's
- * ({@code com.sun.management.*}, read as the JVM starts). A run is
- * admitted only if it gives each of them as the slot's JVM was started with it, or leaves it unset
- * as the slot did; otherwise a new JVM runs it as asked. {@code line.separator} the JDK sets itself
- * (and fixes {@code System.lineSeparator()} with it as it starts): a run that leaves it out gets
- * what a new JVM on the same system would, one that gives it must give the slot's.
+ * System properties the JDK acts on once per JVM, at its start or at first use (a static
+ * initialiser, or a value cached on first use), so that a run's {@code -D} of one would be in its
+ * {@code System.getProperties()} while the slot's JVM goes on as it was started or as an earlier
+ * run made it: the IP stack ({@code java.net.preferIPv4Stack}, which Hadoop gives every task),
+ * the system class loader, the security manager and properties, the seed source, locale providers
+ * and codes, the selector, channel and zone rules providers, {@code Arrays}' legacy merge sort,
+ * serialization's filter and limits, jar and zip settings, the common pool, name service caches
+ * and the {@code jdk.net}/{@code sun.net}/{@code sun.nio.ch} network settings,
+ * {@code HttpURLConnection}'s and the HTTP client's settings, the default TLS key and trust
+ * stores ({@code javax.net.ssl.*}) and TLS settings, the security, TLS and Kerberos settings and
+ * debug switches, the java.util.logging manager and configuration, the LDAP connection pool, RMI's
+ * settings and the management agent's ({@code com.sun.management.*}, read as the JVM starts).
+ * Found by reading the JDK's static initialisers for property reads. A run is admitted only if it
+ * gives each of them as the slot's JVM was started with it, or leaves it unset as the slot did;
+ * otherwise a new JVM runs it as asked. {@code line.separator} the JDK sets itself (and fixes
+ * {@code System.lineSeparator()} with it as it starts): a run that leaves it out gets what a new
+ * JVM on the same system would, one that gives it must give the slot's.
  */
 public final class StartProperties {
     private static final List<String> NAMES = List.of("java.net.preferIPv4Stack", "java.net.preferIPv6Addresses",
             "java.system.class.loader", "java.security.manager", "java.security.properties", "java.security.egd",
-            "java.locale.providers", "jdk.net.hosts.file", "java.nio.channels.spi.SelectorProvider",
+            "java.locale.providers", "java.locale.useOldISOCodes", "java.nio.channels.spi.SelectorProvider",
             "java.nio.channels.spi.AsynchronousChannelProvider", "java.time.zone.DefaultZoneRulesProvider",
-            "jdk.serialFilter", "jdk.serialFilterFactory", "java.util.logging.config.file",
-            "java.util.logging.config.class", "java.util.logging.manager", "javax.net.debug", "java.security.debug",
-            "java.security.auth.debug", "sun.security.krb5.debug", "sun.security.spnego.debug");
+            "sun.timezone.ids.oldmapping", "java.util.PropertyResourceBundle.encoding", "java.util.Arrays.useLegacyMergeSort",
+            "jdk.serialFilter", "jdk.serialFilterFactory", "jdk.serialSetFilterAfterRead", "jdk.serialProxyInterfaceLimit",
+            "sun.io.serialization.extendedDebugInfo", "sun.io.useCanonCaches", "sun.io.useCanonPrefixCache",
+            "jdk.util.jar.enableMultiRelease", "jdk.util.jar.version", "jdk.util.zip.inhibitZip64",
+            "java.util.logging.config.file", "java.util.logging.config.class", "java.util.logging.manager",
+            "http.keepAlive", "http.agent", "http.maxRedirects", "http.use.global.creds", "jdk.http.maxHeaderSize",
+            "jdk.https.negotiate.cbt", "jdk.ntlm.cache", "jdk.spnego.cache", "javax.net.debug", "java.security.debug",
+            "java.security.auth.debug");
     private static final List<String> PREFIXES = List.of("java.util.concurrent.ForkJoinPool.common.",
-            "networkaddress.cache.", "sun.net.", "javax.net.ssl.", "jdk.tls.", "java.rmi.", "sun.rmi.",
-            "com.sun.management.");
+            "networkaddress.cache.", "sun.net.", "jdk.net.", "sun.nio.ch.", "http.auth.", "jdk.http.auth.", "jdk.httpclient.",
+            "jdk.internal.httpclient.", "javax.net.ssl.", "jdk.tls.", "jsse.", "com.sun.net.ssl.", "sun.security.ssl.",
+            "jdk.security.", "sun.security.krb5.", "sun.security.jgss.", "sun.security.spnego.", "sun.misc.URLClassPath.",
+            "com.sun.jndi.ldap.connect.pool.", "java.rmi.", "sun.rmi.", "com.sun.management.");
     private static final List<String> SET_BY_THE_JDK = List.of("line.separator");
 
     private StartProperties() {

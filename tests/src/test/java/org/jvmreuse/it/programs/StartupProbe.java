@@ -11,9 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.TimeZone;
 
 /**
@@ -23,7 +25,8 @@ import java.util.TimeZone;
  * "stack DEPTH" (a recursion that needs a large stack of the main thread), "arguments" (the JVM's
  * input arguments, as {@code RuntimeMXBean} reports them), "ipstack" (the loopback's addresses the
  * JVM sees, and whether it can bind to {@code ::1}: the IP stack it picked at start-up), "lines"
- * (the characters of the line separator, which {@code println} ends the line with too).
+ * (the characters of the line separator, which {@code println} ends the line with too), "sort"
+ * (whether sorting with a comparator that breaks its contract fails, as TimSort's check does).
  */
 public final class StartupProbe {
     private StartupProbe() {
@@ -60,8 +63,24 @@ public final class StartupProbe {
             case "arguments" -> System.out.println("arguments=" + ManagementFactory.getRuntimeMXBean().getInputArguments());
             case "ipstack" -> System.out.println("ipstack=" + ipStack());
             case "lines" -> System.out.println("separator=" + System.lineSeparator().chars().boxed().toList());
+            case "sort" -> System.out.println("sort=" + sortBreakingTheContract());
             default -> throw new IllegalArgumentException(args[0]);
         }
+    }
+
+    /** TimSort notices a comparator that breaks its contract on these arrays; the legacy merge sort does not. */
+    private static String sortBreakingTheContract() {
+        Random random = new Random(42);
+        for (int round = 0; round < 300; round++) {
+            Integer[] values = new Integer[5000];
+            Arrays.setAll(values, i -> random.nextInt(1000));
+            try {
+                Arrays.sort(values, (x, y) -> random.nextInt(3) - 1);
+            } catch (IllegalArgumentException e) {
+                return "TimSort: " + e.getMessage();
+            }
+        }
+        return "sorted every time";
     }
 
     private static String ipStack() throws IOException {
