@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * stores ({@code javax.net.ssl.*}) and TLS settings, the security, TLS and Kerberos settings and
  * debug switches, the java.util.logging manager and configuration, the LDAP connection pool, RMI's
  * settings and the management agent's ({@code com.sun.management.*}, read as the JVM starts).
- * Found by reading the JDK's static initialisers for property reads. A run is admitted only if it
+ * Found by reading the static initialisers of Java 17's and Java 25's modules for property reads. A run is admitted only if it
  * gives each of them as the slot's JVM was started with it, or leaves it unset as the slot did;
  * otherwise a new JVM runs it as asked. {@code line.separator} the JDK sets itself (and fixes
  * {@code System.lineSeparator()} with it as it starts): a run that leaves it out gets what a new
@@ -37,13 +37,17 @@ public final class StartProperties {
             "jdk.util.jar.enableMultiRelease", "jdk.util.jar.version", "jdk.util.zip.inhibitZip64",
             "java.util.logging.config.file", "java.util.logging.config.class", "java.util.logging.manager",
             "http.keepAlive", "http.agent", "http.maxRedirects", "http.use.global.creds", "jdk.http.maxHeaderSize",
-            "jdk.https.negotiate.cbt", "jdk.ntlm.cache", "jdk.spnego.cache", "javax.net.debug", "java.security.debug",
-            "java.security.auth.debug");
+            "jdk.https.negotiate.cbt", "jdk.ntlm.cache", "jdk.spnego.cache", "java.net.useSystemProxies",
+            "sun.nio.fs.DefaultFileSystemProvider", "java.util.prefs.syncInterval", "jdk.serialGetFieldCnfeReturnsNull",
+            "jceks.key.serialFilter", "jdk.crypto.KeyAgreement.legacyKDF", "jdk.epkcs8.defaultAlgorithm", "cert.provider.x509v1",
+            "com.sun.jndi.ldapURLParsing", "jdk.jndi.ldap.mechsAllowedToSendCredentials", "javax.net.debug",
+            "java.security.debug", "java.security.auth.debug");
     private static final List<String> PREFIXES = List.of("java.util.concurrent.ForkJoinPool.common.",
             "networkaddress.cache.", "sun.net.", "jdk.net.", "sun.nio.ch.", "http.auth.", "jdk.http.auth.", "jdk.httpclient.",
             "jdk.internal.httpclient.", "javax.net.ssl.", "jdk.tls.", "jsse.", "com.sun.net.ssl.", "sun.security.ssl.",
             "jdk.security.", "sun.security.krb5.", "sun.security.jgss.", "sun.security.spnego.", "sun.misc.URLClassPath.",
-            "com.sun.jndi.ldap.connect.pool.", "java.rmi.", "sun.rmi.", "com.sun.management.");
+            "http.KeepAlive.", "jdk.httpserver.", "sun.security.certpath.", "sun.security.nativegss.", "jdk.nio.file.",
+            "com.sun.jndi.ldap.", "java.rmi.", "sun.rmi.", "com.sun.management.");
     private static final List<String> SET_BY_THE_JDK = List.of("line.separator");
 
     private StartProperties() {

@@ -183,7 +183,8 @@ class AdmissionTest {
                 "javax.net.ssl.trustStore", "jdk.tls.client.protocols", "java.nio.channels.spi.SelectorProvider",
                 "jdk.serialFilter", "java.util.logging.config.file", "com.sun.management.jmxremote.port", "javax.net.debug",
                 "java.security.debug", "sun.security.krb5.debug", "java.util.Arrays.useLegacyMergeSort", "http.keepAlive",
-                "jdk.util.jar.enableMultiRelease", "jsse.enableSNIExtension", "sun.nio.ch.internalThreadPoolSize")) {
+                "jdk.util.jar.enableMultiRelease", "jsse.enableSNIExtension", "sun.nio.ch.internalThreadPoolSize",
+                "java.net.useSystemProxies", "sun.nio.fs.DefaultFileSystemProvider", "http.KeepAlive.queuedConnections")) {
             String refused = refusal(run(Map.of(name, "1"), Map.of(), List.of(), StartupInputs.SLOT), List.of(), SLOT);
             assertTrue(refused != null && refused.startsWith("-D" + name + "=1 is not"), name + ": " + refused);
         }
