@@ -27,6 +27,8 @@ import java.util.TreeSet;
  * JVM on the same system would, one that gives it must give the slot's.
  */
 public final class StartProperties {
+    // Not sun.nio.ch.bugLevel (Netty sets it as it loads) nor jceks.key.serialFilter (Hadoop 3's
+    // KeyProvider does): a run that changes one of these in its code retires its slot (RunProperties).
     private static final List<String> NAMES = List.of("java.net.preferIPv4Stack", "java.net.preferIPv6Addresses",
             "java.system.class.loader", "java.security.manager", "java.security.properties", "java.security.egd",
             "java.locale.providers", "java.locale.useOldISOCodes", "java.nio.channels.spi.SelectorProvider",
@@ -36,14 +38,15 @@ public final class StartProperties {
             "sun.io.serialization.extendedDebugInfo", "sun.io.useCanonCaches", "sun.io.useCanonPrefixCache",
             "jdk.util.jar.enableMultiRelease", "jdk.util.jar.version", "jdk.util.zip.inhibitZip64",
             "java.util.logging.config.file", "java.util.logging.config.class", "java.util.logging.manager",
+            "sun.nio.ch.internalThreadPoolSize", "sun.nio.ch.maxCompletionHandlersOnStack", "sun.nio.ch.disableSynchronousRead",
             "http.keepAlive", "http.agent", "http.maxRedirects", "http.use.global.creds", "jdk.http.maxHeaderSize",
             "jdk.https.negotiate.cbt", "jdk.ntlm.cache", "jdk.spnego.cache", "java.net.useSystemProxies",
             "sun.nio.fs.DefaultFileSystemProvider", "java.util.prefs.syncInterval", "jdk.serialGetFieldCnfeReturnsNull",
-            "jceks.key.serialFilter", "jdk.crypto.KeyAgreement.legacyKDF", "jdk.epkcs8.defaultAlgorithm", "cert.provider.x509v1",
+            "jdk.crypto.KeyAgreement.legacyKDF", "jdk.epkcs8.defaultAlgorithm", "cert.provider.x509v1",
             "com.sun.jndi.ldapURLParsing", "jdk.jndi.ldap.mechsAllowedToSendCredentials", "javax.net.debug",
             "java.security.debug", "java.security.auth.debug");
     private static final List<String> PREFIXES = List.of("java.util.concurrent.ForkJoinPool.common.",
-            "networkaddress.cache.", "sun.net.", "jdk.net.", "sun.nio.ch.", "http.auth.", "jdk.http.auth.", "jdk.httpclient.",
+            "networkaddress.cache.", "sun.net.", "jdk.net.", "http.auth.", "jdk.http.auth.", "jdk.httpclient.",
             "jdk.internal.httpclient.", "javax.net.ssl.", "jdk.tls.", "jsse.", "com.sun.net.ssl.", "sun.security.ssl.",
             "jdk.security.", "sun.security.krb5.", "sun.security.jgss.", "sun.security.spnego.", "sun.misc.URLClassPath.",
             "http.KeepAlive.", "jdk.httpserver.", "sun.security.certpath.", "sun.security.nativegss.", "jdk.nio.file.",
