@@ -20,9 +20,9 @@ import java.util.TreeSet;
  * stores ({@code javax.net.ssl.*}) and TLS settings, the security, TLS and Kerberos settings and
  * debug switches, the java.util.logging manager and configuration, the LDAP connection pool, RMI's
  * settings and the management agent's ({@code com.sun.management.*}, read as the JVM starts).
- * Found by reading the static initialisers of Java 17's and Java 25's modules for property reads. A run is admitted only if it
- * gives each of them as the slot's JVM was started with it, or leaves it unset as the slot did;
- * otherwise a new JVM runs it as asked. {@code line.separator} the JDK sets itself (and fixes
+ * Found by reading the static initialisers of Java 17's and Java 25's modules for property reads.
+ * A run is admitted only if it gives each of them as the slot's JVM was started with it, or leaves
+ * it unset as the slot did; otherwise a new JVM runs it as asked. {@code line.separator} the JDK sets itself (and fixes
  * {@code System.lineSeparator()} with it as it starts): a run that leaves it out gets what a new
  * JVM on the same system would, one that gives it must give the slot's.
  */
@@ -60,7 +60,10 @@ public final class StartProperties {
         return NAMES.contains(name) || SET_BY_THE_JDK.contains(name) || PREFIXES.stream().anyMatch(name::startsWith);
     }
 
-    /** Whether the JDK gives the property a value of its own and acts on it only as the JVM starts, so that code cannot change what it made of it. */
+    /**
+     * Whether the JDK gives the property a value of its own and acts on it only as the JVM starts,
+     * so that code cannot change what it made of it.
+     */
     public static boolean setByTheJdk(String name) {
         return SET_BY_THE_JDK.contains(name);
     }
