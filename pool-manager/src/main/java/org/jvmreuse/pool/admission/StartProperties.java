@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -22,14 +23,15 @@ import java.util.TreeSet;
  * settings and the management agent's ({@code com.sun.management.*}, read as the JVM starts).
  * Found by reading the static initialisers of Java 17's and Java 25's modules for property reads.
  * A run is admitted only if it gives each of them as the slot's JVM was started with it, or leaves
- * it unset as the slot did; otherwise a new JVM runs it as asked. {@code line.separator} the JDK sets itself (and fixes
- * {@code System.lineSeparator()} with it as it starts): a run that leaves it out gets what a new
- * JVM on the same system would, one that gives it must give the slot's.
+ * it unset as the slot did; otherwise a new JVM runs it as asked. {@code line.separator} the JDK
+ * sets itself (and fixes {@code System.lineSeparator()} with it as it starts): a run that leaves it
+ * out gets what a new JVM on the same system would, one that gives it must give the slot's. After
+ * a run, {@link #changedBy} names those its code changed.
  */
 public final class StartProperties {
     // Not sun.nio.ch.bugLevel (Netty sets it as it loads) nor jceks.key.serialFilter (Hadoop 3's
     // KeyProvider does): a run that changes one of these in its code retires its slot (RunProperties).
-    private static final List<String> NAMES = List.of("java.net.preferIPv4Stack", "java.net.preferIPv6Addresses",
+    private static final Set<String> NAMES = Set.of("java.net.preferIPv4Stack", "java.net.preferIPv6Addresses",
             "java.system.class.loader", "java.security.manager", "java.security.properties", "java.security.egd",
             "java.locale.providers", "java.locale.useOldISOCodes", "java.nio.channels.spi.SelectorProvider",
             "java.nio.channels.spi.AsynchronousChannelProvider", "java.time.zone.DefaultZoneRulesProvider",
@@ -51,21 +53,13 @@ public final class StartProperties {
             "jdk.security.", "sun.security.krb5.", "sun.security.jgss.", "sun.security.spnego.", "sun.misc.URLClassPath.",
             "http.KeepAlive.", "jdk.httpserver.", "sun.security.certpath.", "sun.security.nativegss.", "jdk.nio.file.",
             "com.sun.jndi.ldap.", "java.rmi.", "sun.rmi.", "com.sun.management.");
-    private static final List<String> SET_BY_THE_JDK = List.of("line.separator");
+    private static final String SET_BY_THE_JDK = "line.separator";
 
     private StartProperties() {
     }
 
     static boolean readOnce(String name) {
-        return NAMES.contains(name) || SET_BY_THE_JDK.contains(name) || PREFIXES.stream().anyMatch(name::startsWith);
-    }
-
-    /**
-     * Whether the JDK gives the property a value of its own and acts on it only as the JVM starts,
-     * so that code cannot change what it made of it.
-     */
-    public static boolean setByTheJdk(String name) {
-        return SET_BY_THE_JDK.contains(name);
+        return NAMES.contains(name) || SET_BY_THE_JDK.equals(name) || PREFIXES.stream().anyMatch(name::startsWith);
     }
 
     /** Those of {@code properties} the JDK reads once, by name. */
@@ -86,7 +80,7 @@ public final class StartProperties {
         for (String name : names) {
             String given = run.get(name);
             String started = slot.get(name);
-            if (Objects.equals(given, started) || given == null && setByTheJdk(name)) {
+            if (Objects.equals(given, started) || given == null && SET_BY_THE_JDK.equals(name)) {
                 continue;
             }
             throw new NotAdmitted(given == null
@@ -95,6 +89,19 @@ public final class StartProperties {
                     : "-D" + name + "=" + shown(given) + " is not what the pool's JVMs were started with ("
                             + (started == null ? "none" : shown(started)) + "), and the JDK reads it once, at start-up or first use");
         }
+    }
+
+    /**
+     * Those of them that a run's code left otherwise than the slot's JVM was started with them
+     * ({@code slot}, as {@link #of} gave them): set, changed or cleared in {@code ran}, the run's
+     * properties as it ended. Not {@code line.separator}, which the JDK acts on only as it starts.
+     */
+    public static Set<String> changedBy(Properties ran, Map<String, String> slot) {
+        Map<String, String> after = of(ran);
+        Set<String> changed = new TreeSet<>(slot.keySet());
+        changed.addAll(after.keySet());
+        changed.removeIf(name -> Objects.equals(slot.get(name), after.get(name)) || SET_BY_THE_JDK.equals(name));
+        return changed;
     }
 
     private static String shown(String value) {

@@ -3,10 +3,8 @@ package org.jvmreuse.pool.slot;
 import java.io.File;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
 import org.jvmreuse.pool.admission.StartProperties;
 import org.jvmreuse.pool.protocol.RunSpec;
 
@@ -45,10 +43,7 @@ final class RunProperties implements RunStep {
      * it. A run's {@code -D} of one never gets here: admission sends it to a new JVM.
      */
     private String readOnceChange(Properties ran) {
-        Map<String, String> after = StartProperties.of(ran);
-        Set<String> changed = new TreeSet<>(startProperties.keySet());
-        changed.addAll(after.keySet());
-        changed.removeIf(name -> Objects.equals(startProperties.get(name), after.get(name)) || StartProperties.setByTheJdk(name));
+        Set<String> changed = StartProperties.changedBy(ran, startProperties);
         return changed.isEmpty() ? null : "the run changed " + String.join(", ", changed)
                 + ", which the JDK reads once per JVM, and may have made the run's value the slot's for good";
     }
